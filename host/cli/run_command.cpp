@@ -1,0 +1,90 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/file_io.h"
+#include "model/json_io.h"
+#include "runtime/device.h"
+#include "runtime/run_model.h"
+
+namespace nnfab::cli {
+namespace {
+
+struct RunArgs {
+  std::string modelPath;
+  std::string inputsPath;
+  std::string device;
+  std::string priority = "medium";
+  uint64_t timeoutMs = 0;
+  uint64_t loopTimeoutMs = 2000;
+};
+
+int printResult(const ExecutionResult& result) {
+  fmt::print("{}", writeResult(result));
+  std::fflush(stdout);
+  return result.status.isOk() ? kExitOk : kExitErrorStatus;
+}
+
+int printError(Status status) {
+  ExecutionResult result;
+  result.status = std::move(status);
+  return printResult(result);
+}
+
+int run(const RunArgs& args) {
+  const Device* device = &defaultDevice();
+  if (!args.device.empty()) {
+    device = findDevice(args.device);
+    if (!device) {
+      std::string names;
+      for (const Device* d : allDevices()) names += (names.empty() ? "" : ", ") + std::string(d->name());
+      return usageError(fmt::format("unknown device '{}' (this build has: {})", args.device, names));
+    }
+  }
+  const auto priority = priorityFromString(args.priority);
+  if (!priority) return usageError("--priority must be low, medium or high");
+
+  std::string error;
+  const auto modelText = readFile(args.modelPath, &error);
+  if (!modelText) return usageError(error);
+  const auto inputsText = readFile(args.inputsPath, &error);
+  if (!inputsText) return usageError(error);
+
+  auto model = parseModel(*modelText);
+  if (!model.isOk()) {
+    return printError(std::move(model).takeStatus().withContext("model file " + args.modelPath));
+  }
+  auto inputs = parseInputs(*inputsText, *model);
+  if (!inputs.isOk()) {
+    return printError(std::move(inputs).takeStatus().withContext("inputs file " + args.inputsPath));
+  }
+  spdlog::debug("running {} on device {}", args.modelPath, device->name());
+
+  RunOptions options;
+  options.device = device;
+  options.priority = *priority;
+  options.timeoutMs = args.timeoutMs;
+  options.loopTimeoutMs = args.loopTimeoutMs;
+  return printResult(runModel(*model, *inputs, options));
+}
+
+}  // namespace
+
+std::function<int()> addRunCommand(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a model on a device and print the result JSON");
+  cmd->add_option("model", args->modelPath, "Model file (JSON, docs/file-formats.md)")->required();
+  cmd->add_option("--inputs", args->inputsPath, "Inputs file (JSON)")->required();
+  cmd->add_option("--device", args->device, "Device name (see 'nnfab devices'); default: the most hardware-like built");
+  cmd->add_option("--priority", args->priority, "Execution priority: low, medium (default) or high")
+      ->check(CLI::IsMember({"low", "medium", "high"}));
+  cmd->add_option("--timeout-ms", args->timeoutMs, "Execution deadline in ms from the start of the run; 0 = none");
+  cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
+                  "Loop timeout per WHILE in ms (default 2000, clamped to 15000)");
+  return [args] { return run(*args); };
+}
+
+}  // namespace nnfab::cli

@@ -1,0 +1,63 @@
+// A device as the runtime sees it (NNAPI's IDevice, reduced): it reports what
+// it supports, prepares a model, and executes prepared models. The CPU
+// executor is one; the fabric backends (hls, sim, xrt) will be others.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/execution.h"
+#include "model/model.h"
+#include "model/status.h"
+
+namespace nnfab {
+
+// NNAPI PerformanceInfo: ratios to the CPU reference (1.0), lower is better.
+struct PerformanceInfo {
+  float execTime = 1.0f;
+  float powerUsage = 1.0f;
+};
+
+struct DeviceCapabilities {
+  PerformanceInfo tensorPerformance;
+  PerformanceInfo ifPerformance;
+  PerformanceInfo whilePerformance;
+};
+
+struct PrepareOptions {
+  Priority priority = Priority::MEDIUM;
+  std::optional<Clock::time_point> deadline;
+};
+
+class PreparedModel {
+ public:
+  virtual ~PreparedModel() = default;
+  virtual ExecutionResult execute(const std::vector<TensorValue>& inputs,
+                                  const ExecutionOptions& options) const = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+  virtual DeviceCapabilities capabilities() const = 0;
+  // Per main operation; IF/WHILE only if everything they reference is supported.
+  // why[i] explains each false entry.
+  virtual std::vector<bool> getSupportedOperations(const Model& model,
+                                                   std::vector<std::string>* why) const = 0;
+  virtual Result<std::unique_ptr<PreparedModel>> prepare(const Model& model,
+                                                         const PrepareOptions& options) const = 0;
+};
+
+// Every device this build has, most hardware-like first.
+const std::vector<const Device*>& allDevices();
+// nullptr if no such device is built.
+const Device* findDevice(std::string_view name);
+// The most hardware-like device that is built.
+const Device& defaultDevice();
+
+}  // namespace nnfab

@@ -1,0 +1,160 @@
+// Runs every conformance case of ../shared/cts (or $NNFAB_CTS_DIR) on every
+// device of this build, through runModel — the code path of `nnfab run`.
+// Cases a device cannot pass yet are listed, with the reason, in
+// known_gaps.txt; a listed case that passes fails the test, so the list
+// cannot go stale.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/json_io.h"
+#include "runtime/device.h"
+#include "runtime/run_model.h"
+#include "support/tolerance.h"
+
+namespace nnfab {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path ctsDir() {
+  if (const char* env = std::getenv("NNFAB_CTS_DIR"); env && *env) return env;
+  return NNFAB_DEFAULT_CTS_DIR;
+}
+
+std::vector<std::string> caseFiles() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  const fs::path root = ctsDir();
+  if (!fs::is_directory(root, ec)) return files;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".json") {
+      files.push_back(fs::relative(it->path(), root).generic_string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// known_gaps.txt: "<device> <case path relative to the cts folder> <reason...>",
+// '#' starts a comment line.
+std::map<std::string, std::string> knownGaps() {
+  std::map<std::string, std::string> gaps;
+  std::ifstream in(NNFAB_KNOWN_GAPS_FILE);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string device, path, reason;
+    fields >> device >> path;
+    std::getline(fields, reason);
+    gaps[device + " " + path] = reason;
+  }
+  return gaps;
+}
+
+struct CaseParam {
+  std::string device;
+  std::string file;
+};
+
+std::vector<CaseParam> allCases() {
+  std::vector<CaseParam> cases;
+  const auto files = caseFiles();
+  for (const Device* device : allDevices()) {
+    for (const auto& file : files) cases.push_back({std::string(device->name()), file});
+  }
+  return cases;
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// Empty when the case passes, else why not.
+std::string runCase(const CaseParam& param) {
+  const auto testCase = parseTestCase(readAll(ctsDir() / param.file));
+  if (!testCase.isOk()) return "cannot parse: " + testCase.status().message();
+  RunOptions options;
+  options.device = findDevice(param.device);
+  const ExecutionResult result = runModel(testCase->model, testCase->inputs, options);
+  if (testCase->expectFailure) {
+    return result.status.isOk() ? "expected a failure status, got NO_ERROR" : "";
+  }
+  if (!result.status.isOk()) {
+    return std::string(toString(result.status.code())) + ": " + result.status.message();
+  }
+  if (result.outputs.size() != testCase->outputs.size()) {
+    return "output count " + std::to_string(result.outputs.size()) + ", expected " +
+           std::to_string(testCase->outputs.size());
+  }
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
+    if (testCase->outputs[i].ignored) continue;
+    const std::string mismatch = testing::compareOutput(
+        testCase->outputs[i].value, result.outputs[i],
+        testCase->isRelaxed || testCase->model.relaxComputationFloat32toFloat16);
+    if (!mismatch.empty()) return "output " + std::to_string(i) + ": " + mismatch;
+  }
+  return "";
+}
+
+class Conformance : public ::testing::TestWithParam<CaseParam> {};
+
+TEST_P(Conformance, Passes) {
+  const CaseParam& param = GetParam();
+  const std::string failure = runCase(param);
+  const auto gaps = knownGaps();
+  const auto gap = gaps.find(param.device + " " + param.file);
+  if (gap != gaps.end()) {
+    ASSERT_FALSE(failure.empty()) << param.file << " is listed in known_gaps.txt for "
+                                  << param.device << " but passes: remove it from the list";
+    GTEST_SKIP() << "known gap:" << gap->second << " (" << failure << ")";
+  }
+  EXPECT_EQ(failure, "") << param.file;
+}
+
+std::string caseName(const ::testing::TestParamInfo<CaseParam>& info) {
+  std::string name = info.param.device + "_" + info.param.file;
+  name = name.substr(0, name.size() - 5);  // ".json"
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cts, Conformance, ::testing::ValuesIn(allCases()), caseName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Conformance);
+
+TEST(ConformanceSuite, FolderIsPresent) {
+  if (caseFiles().empty()) {
+    GTEST_SKIP() << "no conformance cases found in " << ctsDir()
+                 << " (set NNFAB_CTS_DIR, or put the shared folder beside the source tree); "
+                    "the conformance suite did NOT run";
+  }
+  EXPECT_EQ(caseFiles().size(), 337u) << "the shared conformance folder changed size";
+}
+
+TEST(ConformanceSuite, KnownGapsNameExistingCases) {
+  const auto files = caseFiles();
+  if (files.empty()) GTEST_SKIP() << "no conformance folder";
+  for (const auto& [key, reason] : knownGaps()) {
+    const std::string path = key.substr(key.find(' ') + 1);
+    EXPECT_TRUE(std::binary_search(files.begin(), files.end(), path)) << key;
+    EXPECT_NE(findDevice(key.substr(0, key.find(' '))), nullptr) << key;
+    EXPECT_FALSE(reason.empty()) << key << " has no reason";
+  }
+}
+
+}  // namespace
+}  // namespace nnfab
