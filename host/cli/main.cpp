@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/file_io.h"
 
 int main(int argc, char** argv) {
   using namespace nnfab::cli;

@@ -18,8 +18,9 @@ struct RunArgs {
   std::string inputsPath;
   std::string device;
   std::string priority = "medium";
-  uint64_t timeoutMs = 0;
-  uint64_t loopTimeoutMs = 2000;
+  // Signed so that CLI11 rejects "-1" instead of wrapping it to 2^64 - 1.
+  int64_t timeoutMs = 0;
+  int64_t loopTimeoutMs = 2000;
 };
 
 int printResult(const ExecutionResult& result) {
@@ -66,8 +67,8 @@ int run(const RunArgs& args) {
   RunOptions options;
   options.device = device;
   options.priority = *priority;
-  options.timeoutMs = args.timeoutMs;
-  options.loopTimeoutMs = args.loopTimeoutMs;
+  options.timeoutMs = static_cast<uint64_t>(args.timeoutMs);
+  options.loopTimeoutMs = static_cast<uint64_t>(args.loopTimeoutMs);
   return printResult(runModel(*model, *inputs, options));
 }
 
@@ -81,9 +82,11 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--device", args->device, "Device name (see 'nnfab devices'); default: the most hardware-like built");
   cmd->add_option("--priority", args->priority, "Execution priority: low, medium (default) or high")
       ->check(CLI::IsMember({"low", "medium", "high"}));
-  cmd->add_option("--timeout-ms", args->timeoutMs, "Execution deadline in ms from the start of the run; 0 = none");
+  cmd->add_option("--timeout-ms", args->timeoutMs, "Execution deadline in ms from the start of the run; 0 = none")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
-                  "Loop timeout per WHILE in ms (default 2000, clamped to 15000)");
+                  "Loop timeout per WHILE in ms (default 2000, clamped to 15000)")
+      ->check(CLI::NonNegativeNumber);
   return [args] { return run(*args); };
 }
 

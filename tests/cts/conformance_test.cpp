@@ -66,6 +66,9 @@ struct CaseParam {
   std::string file;
 };
 
+// Keeps ctest's listing readable: without it gtest prints the struct's raw bytes.
+void PrintTo(const CaseParam& param, std::ostream* os) { *os << param.device << ':' << param.file; }
+
 std::vector<CaseParam> allCases() {
   std::vector<CaseParam> cases;
   const auto files = caseFiles();
