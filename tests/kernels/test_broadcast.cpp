@@ -5,7 +5,7 @@
 
 #include "cpu/kernels/broadcast.h"
 #include "cpu/kernels/elementwise.h"
-#include "cpu/kernels/int32_math.h"
+#include "isa/int32_semantics.h"
 #include "kernel_test_util.h"
 
 namespace nnfab::cpu::test {

@@ -1,7 +1,7 @@
-// nnfab's INT32 definitions (int32_math.h), checked at compile time (they are
+// nnfab's INT32 definitions (isa/int32_semantics.h), checked at compile time (they are
 // constexpr, so a UB-free implementation is enforced by the compiler) and at
 // run time.
-#include "cpu/kernels/int32_math.h"
+#include "isa/int32_semantics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // ADD, SUB, MUL, DIV (spec §2.2): TENSOR_FLOAT32 with a fused activation,
 // TENSOR_INT32 with activation NONE only and nnfab's wrap-around / floor
-// division semantics (int32_math.h). Zero-sized inputs are allowed.
+// division semantics (isa/int32_semantics.h). Zero-sized inputs are allowed.
 #include "cpu/kernels/elementwise.h"
 
 namespace nnfab::cpu {

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "cpu/kernels/broadcast.h"
-#include "cpu/kernels/int32_math.h"
+#include "isa/int32_semantics.h"
 #include "cpu/kernels/kernel.h"
 #include "cpu/kernels/kernel_util.h"
 

@@ -1,20 +1,23 @@
 // nnfab's definition of the INT32 arithmetic NNAPI leaves unspecified
 // (overflow, INT32_MIN / -1, x / 0) and of float -> int32 conversion outside
-// the int32 range. The CPU kernels use these functions, and the FPGA backends
-// are tested against the same definitions, so every device agrees bit for bit.
+// the int32 range. The CPU kernels and the HLS core both compute with these
+// functions and the RTL is tested against them, so every device agrees bit
+// for bit. Kept to C++14 (Vitis HLS reads it) and free of vendor headers.
 //
 // Everything is computed in uint32_t (modular by definition), never in signed
 // arithmetic that could overflow (C++ UB) or trap (x86 SIGFPE on
-// INT32_MIN / -1). uint32_t -> int32_t conversion is modular since C++20.
+// INT32_MIN / -1). uint32_t -> int32_t conversion is modular since C++20 and
+// on every compiler we target before it.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 
-namespace nnfab::int32_math {
+namespace nnfab {
+namespace int32_math {
 
-inline constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
-inline constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
 
 // Two's-complement wrap-around (modulo 2^32).
 constexpr int32_t wrapAdd(int32_t a, int32_t b) {
@@ -56,4 +59,5 @@ constexpr int32_t saturatingFloatToInt32(float x) {
   return static_cast<int32_t>(x);            // truncation toward zero
 }
 
-}  // namespace nnfab::int32_math
+}  // namespace int32_math
+}  // namespace nnfab

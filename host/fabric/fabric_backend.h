@@ -1,0 +1,50 @@
+// The one narrow interface every fabric backend implements (hls C-simulation,
+// Verilator RTL, XRT card): device memory, the core's control registers, and
+// waiting. The compiler and the runtime only ever talk to this interface,
+// usually through CoreDriver (core_driver.h), which knows the register
+// protocol of docs/register-map.md.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+
+#include "model/status.h"
+
+namespace nnfab::fabric {
+
+using DeviceAddress = uint64_t;
+
+enum class WaitOutcome { DONE, TIMED_OUT };
+
+class FabricBackend {
+ public:
+  virtual ~FabricBackend() = default;
+
+  virtual std::string_view name() const = 0;
+  // Total device memory the backend can allocate.
+  virtual uint64_t memoryBytes() const = 0;
+  // Kernel clock: converts durations to cycle budgets.
+  virtual double clockMhz() const = 0;
+
+  // 64-byte aligned. RESOURCE_EXHAUSTED_PERSISTENT if bytes can never fit,
+  // RESOURCE_EXHAUSTED_TRANSIENT if other allocations are in the way.
+  virtual Result<DeviceAddress> allocate(uint64_t bytes) = 0;
+  virtual void release(DeviceAddress address) = 0;
+  // INVALID_ARGUMENT when the range is not inside one allocation.
+  virtual Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) = 0;
+  virtual Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) = 0;
+
+  // The AXI4-Lite control window (offsets of docs/register-map.md). Writing
+  // AP_START to AP_CTRL starts the core; writing PREEMPT while it runs
+  // requests preemption. Safe to call from any thread.
+  virtual void writeRegister(uint32_t offset, uint32_t value) = 0;
+  virtual uint32_t readRegister(uint32_t offset) = 0;
+
+  // Blocks until the core reports ap_done or the timeout passes.
+  virtual WaitOutcome waitDone(std::chrono::nanoseconds timeout) = 0;
+  // Brings a hung or faulted core back to idle (ap_rst_n); memory survives.
+  virtual void reset() = 0;
+};
+
+}  // namespace nnfab::fabric
