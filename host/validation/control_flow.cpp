@@ -141,6 +141,30 @@ Status validateIfBranch(const OperationView& op, size_t input, const char* role)
   return Status::ok();
 }
 
+// Every cond/body input i must match WHILE input 2 + i, and neither side may
+// be of unknown size where the mode forbids it.
+Status validateWhileInputs(const OperationView& op, const Branch& branch, const char* role) {
+  constexpr size_t kFirstInput = 2;
+  for (size_t i = 0; i < branch.inputCount(); ++i) {
+    auto inner = branchOperand(op, branch, true, i);
+    if (!inner) return std::move(inner).takeStatus();
+    const size_t at = kFirstInput + i;
+    const Operand& outer = op.input(at);
+    const std::string why = incompatibility(**inner, outer);
+    if (!why.empty()) {
+      return op.inputError(at, fmt::format("{} input {} is not compatible with outer input {}: {}",
+                                           role, i, at, why));
+    }
+    if (failsSizeCheck(op, **inner)) {
+      return op.inputError(at, unknownSize(fmt::format("{} input {}", role, i), **inner));
+    }
+    if (failsSizeCheck(op, outer)) {
+      return op.inputError(at, unknownSize(fmt::format("outer input {}", at), outer));
+    }
+  }
+  return Status::ok();
+}
+
 // WHILE condition: m+k+n inputs matching the outer inputs, one BOOL8 [1] output.
 Status validateWhileCond(const OperationView& op) {
   constexpr size_t kFirstInput = 2;
@@ -156,23 +180,7 @@ Status validateWhileCond(const OperationView& op) {
     return op.error(
         fmt::format("{} has {} outputs, must have exactly 1", cond.label(), cond.outputCount()));
   }
-  for (size_t i = 0; i < cond.inputCount(); ++i) {
-    auto inner = branchOperand(op, cond, true, i);
-    if (!inner) return std::move(inner).takeStatus();
-    const Operand& outer = op.input(kFirstInput + i);
-    const size_t at = kFirstInput + i;
-    const std::string why = incompatibility(**inner, outer);
-    if (!why.empty()) {
-      return op.inputError(
-          at, fmt::format("cond input {} is not compatible with outer input {}: {}", i, at, why));
-    }
-    if (failsSizeCheck(op, **inner)) {
-      return op.inputError(at, unknownSize(fmt::format("cond input {}", i), **inner));
-    }
-    if (failsSizeCheck(op, outer)) {
-      return op.inputError(at, unknownSize(fmt::format("outer input {}", at), outer));
-    }
-  }
+  if (Status s = validateWhileInputs(op, cond, "cond"); !s) return s;
   auto output = branchOperand(op, cond, false, 0);
   if (!output) return std::move(output).takeStatus();
   const std::string problem = conditionProblem(**output);
@@ -204,23 +212,7 @@ Status validateWhileBody(const OperationView& op) {
     return op.error(fmt::format("{} has {} inputs, fewer than its {} outputs (n < 0)", body.label(),
                                 body.inputCount(), body.outputCount()));
   }
-  for (size_t i = 0; i < body.inputCount(); ++i) {
-    auto inner = branchOperand(op, body, true, i);
-    if (!inner) return std::move(inner).takeStatus();
-    const Operand& outer = op.input(kFirstInput + i);
-    const size_t at = kFirstInput + i;
-    const std::string why = incompatibility(**inner, outer);
-    if (!why.empty()) {
-      return op.inputError(
-          at, fmt::format("body input {} is not compatible with outer input {}: {}", i, at, why));
-    }
-    if (failsSizeCheck(op, **inner)) {
-      return op.inputError(at, unknownSize(fmt::format("body input {}", i), **inner));
-    }
-    if (failsSizeCheck(op, outer)) {
-      return op.inputError(at, unknownSize(fmt::format("outer input {}", at), outer));
-    }
-  }
+  if (Status s = validateWhileInputs(op, body, "body"); !s) return s;
   for (size_t i = 0; i < m; ++i) {
     auto inner = branchOperand(op, body, false, i);
     if (!inner) return std::move(inner).takeStatus();

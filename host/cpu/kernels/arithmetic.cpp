@@ -38,13 +38,7 @@ Status prepareArithmetic(OperationType type, std::span<const TensorArg> inputs,
   const std::string op = opName(type);
   const TensorArg& a = inputs[0];
   const TensorArg& b = inputs[1];
-  if (a.type != OperandType::TENSOR_FLOAT32 && a.type != OperandType::TENSOR_INT32) {
-    return generalFailure(op + " on " + std::string(toString(a.type)) + " is not supported");
-  }
-  if (b.type != a.type) {
-    return generalFailure(op + " inputs have different types " + std::string(toString(a.type)) +
-                          " and " + std::string(toString(b.type)));
-  }
+  if (Status s = checkBinaryTypes(op, a, b, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_INT32}); !s) return s;
   if (a.dims.size() > 4 || b.dims.size() > 4) {
     return generalFailure(op + " supports tensors up to rank 4, got " + dimsToString(a.dims) +
                           " and " + dimsToString(b.dims));

@@ -27,14 +27,8 @@ Status prepareComparison(OperationType type, std::span<const TensorArg> inputs,
   const std::string op = opName(type);
   const TensorArg& a = inputs[0];
   const TensorArg& b = inputs[1];
-  if (a.type != OperandType::TENSOR_FLOAT32 && a.type != OperandType::TENSOR_INT32 &&
-      a.type != OperandType::TENSOR_BOOL8) {
-    return generalFailure(op + " on " + std::string(toString(a.type)) + " is not supported");
-  }
-  if (b.type != a.type) {
-    return generalFailure(op + " inputs have different types " + std::string(toString(a.type)) +
-                          " and " + std::string(toString(b.type)));
-  }
+  if (Status s = checkBinaryTypes(op, a, b, {OperandType::TENSOR_FLOAT32, OperandType::TENSOR_INT32,
+                                             OperandType::TENSOR_BOOL8}); !s) return s;
   BroadcastPlan plan;
   if (Status s = prepareBroadcastOutput(a, b, OperandType::TENSOR_BOOL8, &outputs[0], &plan); !s) {
     return std::move(s).withContext(op);

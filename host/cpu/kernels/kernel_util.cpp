@@ -1,5 +1,6 @@
 #include "cpu/kernels/kernel_util.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace nnfab::cpu {
@@ -92,6 +93,18 @@ void setOutput(OutputShape* out, OperandType type, std::span<const uint32_t> dim
   out->dims.assign(dims.begin(), dims.end());
   out->scale = 0.0f;
   out->zeroPoint = 0;
+}
+
+Status checkBinaryTypes(const std::string& op, const TensorArg& a, const TensorArg& b,
+                        std::initializer_list<OperandType> allowed) {
+  if (std::find(allowed.begin(), allowed.end(), a.type) == allowed.end()) {
+    return generalFailure(op + " on " + std::string(toString(a.type)) + " is not supported");
+  }
+  if (b.type != a.type) {
+    return generalFailure(op + " inputs have different types " + std::string(toString(a.type)) +
+                          " and " + std::string(toString(b.type)));
+  }
+  return Status::ok();
 }
 
 }  // namespace nnfab::cpu

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <initializer_list>
 #include <span>
 #include <string>
 
@@ -31,6 +32,10 @@ bool hasZeroDimension(std::span<const uint32_t> dims);
 // tensors) the absence of 0 dimensions on every input; spec §2.1.
 Status checkInputs(OperationType type, std::span<const TensorArg> inputs, size_t inputCount,
                    std::span<OutputShape> outputs, bool allowZeroSized);
+
+// Both operands of a binary operation have the same type, one of `allowed`.
+Status checkBinaryTypes(const std::string& op, const TensorArg& a, const TensorArg& b,
+                        std::initializer_list<OperandType> allowed);
 
 // An INT32 scalar parameter (data must be present).
 Result<int32_t> readInt32Scalar(OperationType type, const TensorArg& arg, const char* what);
