@@ -1,0 +1,78 @@
+// The cycle model of docs/isa.md ("Cycle model"), in one function. The HLS
+// core counts CYCLES with it, the host uses it to estimate performance, and
+// the RTL's measured cycles are compared with it. C++14, no vendor headers:
+// Vitis HLS compiles it as part of the kernel.
+#pragma once
+
+#include <stdint.h>
+
+#include "nnfab_isa.h"
+
+namespace nnfab {
+namespace hls {
+
+// The model's one device-dependent parameter; the rest comes from isa.json.
+struct CycleParams {
+  uint32_t mem_latency;
+};
+
+static constexpr CycleParams kDefaultCycleParams = {isa::kCycle_mem_latency};
+
+enum CycleEvent : uint32_t {
+  kCycleProgramLoad,  // a = PROG_SIZE in bytes
+  kCycleContextIo,    // saving or restoring the context
+  kCycleInstruction,  // a = opcode of a non-TENSOR instruction
+  kCycleTensor,       // a = fn, b = elements, c = read bytes, d = write bytes
+};
+
+struct CycleQuery {
+  CycleEvent event;
+  uint64_t a;
+  uint64_t b;
+  uint64_t c;
+  uint64_t d;
+};
+
+// The constant terms of the formulas: "2 +" of tensor and tensor_div (issue
+// and descriptor beat), "+ 1" of a load (issue).
+static constexpr uint64_t kTensorFixedCycles = 2u;
+static constexpr uint64_t kLoadIssueCycles = 1u;
+
+static constexpr uint64_t ceilBeats(uint64_t bytes) {
+  return (bytes + isa::kMEM_BEAT_BYTES - 1) / isa::kMEM_BEAT_BYTES;
+}
+static constexpr uint64_t maxU64(uint64_t x, uint64_t y) { return x > y ? x : y; }
+
+// Every formula of the model. A tensor instruction's read bytes count each
+// source once per element it supplies, or once per row when the source's
+// innermost stride is 0 (the caller computes them: see tensorReadBytes in
+// core_tensor.h).
+static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
+  switch (q.event) {
+    case kCycleProgramLoad:
+      return p.mem_latency + ceilBeats(q.a);
+    case kCycleContextIo:
+      return p.mem_latency + ceilBeats(isa::kCONTEXT_BYTES);
+    case kCycleInstruction:
+      if (q.a == isa::kOpLDW || q.a == isa::kOpLDB) return p.mem_latency + kLoadIssueCycles;
+      if ((q.a & isa::kClassMask) == isa::kClassSALU) return isa::fnScalarCycles(q.a & isa::kFnMask);
+      return 1u;  // every other CTRL instruction and every BRCMP
+    case kCycleTensor:
+      // One pipelined divider takes one element per cycle; everything else
+      // streams one beat per cycle on the read and write ports in parallel.
+      if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + maxU64(q.b, ceilBeats(q.c));
+      return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
+  }
+  return 0;
+}
+
+// What one stop and resume costs the device beyond the execution's own
+// CYCLES (save, program reload, restore): for schedulers deciding whether
+// preempting is worth it.
+static constexpr uint64_t resumeOverheadCycles(const CycleParams& p, uint32_t progBytes) {
+  return 2u * cycleCost(p, CycleQuery{kCycleContextIo, 0, 0, 0, 0}) +
+         cycleCost(p, CycleQuery{kCycleProgramLoad, progBytes, 0, 0, 0});
+}
+
+}  // namespace hls
+}  // namespace nnfab

@@ -1,0 +1,408 @@
+// The sequencer of the nnfab core: start (program load, context restore), the
+// checks at every instruction boundary, decode with the legality rules of
+// docs/isa.md, execution, and the stop (context save, outputs).
+#include "nnfab_core.h"
+
+#include "core_alu.h"
+#include "core_mem.h"
+#include "core_tensor.h"
+#include "cycle_model.h"
+#include "nnfab_isa.h"
+
+namespace nnfab {
+namespace hls {
+namespace {
+
+static constexpr uint32_t kContextWords = isa::kCONTEXT_BYTES / kWordBytes;
+static constexpr uint32_t kWatchdogArmedBit = 31;  // WATCHDOG_STATE: armed flag above the 31-bit count
+static constexpr uint32_t kWatchdogCountMask = (1u << kWatchdogArmedBit) - 1u;
+static constexpr uint32_t kWordBits = 32;
+
+struct CoreState {
+  uint32_t pc;
+  uint32_t regs[isa::kNUM_SCALAR_REGS];
+  uint32_t wdArmed;
+  uint32_t wdArms;
+  uint64_t loopStart;
+  uint64_t cycles;
+  uint64_t iterations;
+  uint64_t instret;
+};
+
+struct Stop {
+  uint32_t status;
+  uint32_t haltPc;
+  uint32_t faultInfo;
+};
+
+uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> kWordBits); }
+uint64_t join(uint32_t low, uint32_t high) { return (static_cast<uint64_t>(high) << kWordBits) | low; }
+
+uint32_t watchdogState(const CoreState& st) { return (st.wdArmed << kWatchdogArmedBit) | st.wdArms; }
+
+void clearState(CoreState& st) {
+  st.pc = 0;
+  for (uint32_t r = 0; r < isa::kNUM_SCALAR_REGS; ++r) st.regs[r] = 0;
+  st.wdArmed = 0;
+  st.wdArms = 0;
+  st.loopStart = 0;
+  st.cycles = 0;
+  st.iterations = 0;
+  st.instret = 0;
+}
+
+void saveContext(uint32_t* ctx, const CoreState& st) {
+  uint32_t w[kContextWords];
+  for (uint32_t i = 0; i < kContextWords; ++i) w[i] = 0;
+  w[isa::kCtxMAGIC] = isa::kCONTEXT_MAGIC;
+  w[isa::kCtxPC] = st.pc;
+  w[isa::kCtxWD_ARMED] = st.wdArmed;
+  w[isa::kCtxWD_ARMS] = st.wdArms;
+  w[isa::kCtxLOOP_START] = lo(st.loopStart);
+  w[isa::kCtxLOOP_START + 1] = hi(st.loopStart);
+  w[isa::kCtxCYCLES] = lo(st.cycles);
+  w[isa::kCtxCYCLES + 1] = hi(st.cycles);
+  w[isa::kCtxITERATIONS] = lo(st.iterations);
+  w[isa::kCtxITERATIONS + 1] = hi(st.iterations);
+  w[isa::kCtxINSTRET] = lo(st.instret);
+  w[isa::kCtxINSTRET + 1] = hi(st.instret);
+  for (uint32_t r = 0; r < isa::kNUM_SCALAR_REGS; ++r) w[isa::kCtxREGS + r] = st.regs[r];
+CONTEXT_SAVE:
+  for (uint32_t i = 0; i < kContextWords; ++i) {
+#pragma HLS PIPELINE II=1
+    ctx[i] = w[i];
+  }
+}
+
+// False when the area holds no context this core could have written.
+bool restoreContext(const uint32_t* ctx, CoreState& st) {
+  uint32_t w[kContextWords];
+CONTEXT_RESTORE:
+  for (uint32_t i = 0; i < kContextWords; ++i) {
+#pragma HLS PIPELINE II=1
+    w[i] = ctx[i];
+  }
+  if (w[isa::kCtxMAGIC] != isa::kCONTEXT_MAGIC || w[isa::kCtxWD_ARMED] > 1u ||
+      (w[isa::kCtxWD_ARMS] & ~kWatchdogCountMask) != 0 || w[isa::kCtxREGS] != 0) {
+    return false;
+  }
+  st.pc = w[isa::kCtxPC];
+  st.wdArmed = w[isa::kCtxWD_ARMED];
+  st.wdArms = w[isa::kCtxWD_ARMS];
+  st.loopStart = join(w[isa::kCtxLOOP_START], w[isa::kCtxLOOP_START + 1]);
+  st.cycles = join(w[isa::kCtxCYCLES], w[isa::kCtxCYCLES + 1]);
+  st.iterations = join(w[isa::kCtxITERATIONS], w[isa::kCtxITERATIONS + 1]);
+  st.instret = join(w[isa::kCtxINSTRET], w[isa::kCtxINSTRET + 1]);
+  for (uint32_t r = 0; r < isa::kNUM_SCALAR_REGS; ++r) st.regs[r] = w[isa::kCtxREGS + r];
+  return true;
+}
+
+// Which fields an instruction reads; every other field must be 0.
+struct FieldUse {
+  bool rd, ra, rb, rc, imm, backedge, type;
+};
+
+// False for an unknown opcode or a function/type the class does not define.
+bool fieldUse(const isa::Fields& f, FieldUse& u) {
+  const uint32_t cls = f.opcode & isa::kClassMask;
+  const uint32_t fn = f.opcode & isa::kFnMask;
+  u.rd = u.ra = u.rb = u.rc = u.imm = u.backedge = u.type = false;
+  switch (cls) {
+    case isa::kClassCTRL:
+      switch (f.opcode) {
+        case isa::kOpNOP:
+        case isa::kOpWDARM:
+        case isa::kOpWDOFF: return true;
+        case isa::kOpHALT: u.imm = true; return true;
+        case isa::kOpJMP: u.imm = u.backedge = true; return true;
+        case isa::kOpBNZ:
+        case isa::kOpBZ: u.ra = u.imm = u.backedge = true; return true;
+        case isa::kOpLI: u.rd = u.imm = true; return true;
+        case isa::kOpLDW:
+        case isa::kOpLDB: u.rd = u.ra = u.imm = true; return true;
+        case isa::kOpSTW:
+        case isa::kOpSTB: u.ra = u.rb = u.imm = true; return true;
+        case isa::kOpSWAP: u.rd = u.ra = true; return true;
+        default: return false;
+      }
+    case isa::kClassSALU:
+      if (fn >= isa::kNumAluFns) return false;
+      u.rd = u.ra = true;
+      u.rb = isa::fnOperands(fn) >= 2;
+      u.rc = isa::fnOperands(fn) >= 3;
+      return true;
+    case isa::kClassBRCMP:
+      if (!isa::fnIsComparison(fn)) return false;
+      u.ra = u.rb = u.imm = u.backedge = true;
+      return true;
+    case isa::kClassTENSOR:
+      if (fn >= isa::kNumAluFns || ((isa::fnTypeMask(fn) >> f.type) & 1u) == 0) return false;
+      u.rd = u.ra = u.imm = u.type = true;
+      u.rb = isa::fnOperands(fn) >= 2;
+      u.rc = isa::fnOperands(fn) >= 3;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isLegal(const isa::Fields& f) {
+  FieldUse u;
+  if (f.reserved != 0 || !fieldUse(f, u)) return false;
+  return (u.rd || f.rd == 0) && (u.ra || f.ra == 0) && (u.rb || f.rb == 0) && (u.rc || f.rc == 0) &&
+         (u.imm || f.imm == 0) && (u.backedge || f.backedge == 0) && (u.type || f.type == 0);
+}
+
+void writeReg(CoreState& st, uint32_t r, uint32_t v) {
+  if (r != 0) st.regs[r] = v;  // r0 ignores writes
+}
+
+// Executes one legal instruction. Returns false when it stops the core (HALT
+// or a fault: *stop says how); otherwise it has updated pc and the counters.
+bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataSize, const CycleParams& cp,
+             Stop& stop) {
+  const uint32_t cls = f.opcode & isa::kClassMask;
+  const uint32_t fn = f.opcode & isa::kFnMask;
+  const uint32_t a = st.regs[f.ra];
+  const uint32_t b = st.regs[f.rb];
+  uint32_t nextPc = st.pc + 1u;
+  bool taken = false;
+  uint64_t cost = cycleCost(cp, CycleQuery{kCycleInstruction, f.opcode, 0, 0, 0});
+
+  if (cls == isa::kClassSALU) {
+    writeReg(st, f.rd, aluApply(fn, a, b, st.regs[f.rc]));
+  } else if (cls == isa::kClassBRCMP) {
+    taken = aluApply(fn, a, b, 0) != 0;
+  } else if (cls == isa::kClassTENSOR) {
+    TensorOperands op;
+    op.fn = fn;
+    op.type = f.type;
+    op.dst = st.regs[f.rd];
+    op.src[0] = a;
+    op.src[1] = b;
+    op.src[2] = st.regs[f.rc];
+    op.descriptor = f.imm;
+    const TensorOutcome r = executeTensor(data, dataSize, op, cp);
+    if (r.status != isa::kStatusDONE) {
+      stop.status = r.status;
+      stop.haltPc = st.pc;
+      stop.faultInfo = r.faultInfo;
+      return false;
+    }
+    cost = r.cycles;
+  } else {
+    const uint64_t offset = static_cast<uint64_t>(a) + f.imm;  // no wrap-around
+    switch (f.opcode) {
+      case isa::kOpHALT:
+        stop.status = f.imm == 0 ? isa::kStatusDONE : isa::kStatusPROGRAM_ERROR;
+        stop.haltPc = st.pc;
+        stop.faultInfo = f.imm;
+        st.cycles += cost;  // HALT retires
+        ++st.instret;
+        return false;
+      case isa::kOpJMP: taken = true; break;
+      case isa::kOpBNZ: taken = a != 0; break;
+      case isa::kOpBZ: taken = a == 0; break;
+      case isa::kOpLI: writeReg(st, f.rd, f.imm); break;
+      case isa::kOpLDW:
+      case isa::kOpSTW:
+      case isa::kOpLDB:
+      case isa::kOpSTB: {
+        const bool word = f.opcode == isa::kOpLDW || f.opcode == isa::kOpSTW;
+        const uint32_t bytes = word ? kWordBytes : 1u;
+        if (offset % bytes != 0 || !inRegion(offset, bytes, dataSize)) {
+          stop.status = isa::kStatusACCESS_FAULT;
+          stop.haltPc = st.pc;
+          stop.faultInfo = lo(offset);
+          return false;
+        }
+        if (f.opcode == isa::kOpLDW || f.opcode == isa::kOpLDB) {
+          writeReg(st, f.rd, loadElement(data, offset, bytes));
+        } else {
+          storeElement(data, offset, bytes, b);
+        }
+        break;
+      }
+      case isa::kOpSWAP: {
+        const uint32_t old = st.regs[f.rd];
+        writeReg(st, f.rd, a);
+        writeReg(st, f.ra, old);
+        break;
+      }
+      case isa::kOpWDARM:
+        st.wdArmed = 1;
+        st.wdArms = (st.wdArms + 1u) & kWatchdogCountMask;
+        st.loopStart = st.cycles;
+        break;
+      case isa::kOpWDOFF: st.wdArmed = 0; break;
+      default: break;  // NOP
+    }
+  }
+  if (taken) {
+    nextPc = f.imm;
+    if (f.backedge != 0) ++st.iterations;
+  }
+  st.pc = nextPc;
+  st.cycles += cost;
+  ++st.instret;
+  return true;
+}
+
+Stop stopAt(uint32_t status, uint32_t pc, uint32_t info) {
+  Stop s = {status, pc, info};
+  return s;
+}
+
+}  // namespace
+
+void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
+                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
+                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
+                            const CycleParams& params) {
+  CoreState st;
+  clearState(st);
+  Stop stop = stopAt(isa::kStatusIDLE, 0, 0);
+  const uint32_t instructions = prog_size / isa::kINSTRUCTION_BYTES;
+  bool running = true;
+
+  if (prog_size % isa::kINSTRUCTION_BYTES != 0 || instructions > isa::kMAX_PROGRAM_INSTRUCTIONS) {
+    stop = stopAt(isa::kStatusPROGRAM_FAULT, 0, prog_size);
+    running = false;
+  } else if ((mode & isa::kModeResume) != 0) {
+    if (!restoreContext(ctx, st)) {
+      clearState(st);
+      stop = stopAt(isa::kStatusBAD_CONTEXT, 0, ctx[isa::kCtxMAGIC]);
+      running = false;
+    }
+  } else {
+    // A resume reloads the program too, but CYCLES counts the execution
+    // only, so that a preempted run reports the cycles of an uninterrupted one.
+    st.cycles = cycleCost(params, CycleQuery{kCycleProgramLoad, prog_size, 0, 0, 0});
+  }
+
+  uint64_t pmem[isa::kMAX_PROGRAM_INSTRUCTIONS];
+  if (running) {
+  PROGRAM_LOAD:
+    for (uint32_t i = 0; i < instructions; ++i) {
+#pragma HLS PIPELINE II=1
+      pmem[i] = prog[i];
+    }
+  }
+
+  uint32_t retired = 0;  // in this start, for INSN_LIMIT
+MAIN:
+  while (running) {
+    *watchdog_state = watchdogState(st);
+    *cycles = st.cycles;
+    *iterations = st.iterations;
+    *instret = st.instret;
+    // Instruction boundary: budgets first, so that whether a budget expires
+    // never depends on where preemptions or slices fell.
+    if (st.wdArmed != 0 && loop_budget != 0 && st.cycles - st.loopStart > loop_budget) {
+      stop = stopAt(isa::kStatusLOOP_TIMEOUT, st.pc, 0);
+      break;
+    }
+    if (exec_budget != 0 && st.cycles >= exec_budget) {
+      stop = stopAt(isa::kStatusEXEC_TIMEOUT, st.pc, 0);
+      break;
+    }
+    if ((*preempt & isa::kPreemptRequest) != 0) {
+      saveContext(ctx, st);
+      stop = stopAt(isa::kStatusPREEMPTED, st.pc, 0);
+      break;
+    }
+    if (insn_limit != 0 && retired >= insn_limit) {
+      saveContext(ctx, st);
+      stop = stopAt(isa::kStatusSLICE_END, st.pc, 0);
+      break;
+    }
+    if (st.pc >= instructions) {
+      stop = stopAt(isa::kStatusPROGRAM_FAULT, st.pc, st.pc);
+      break;
+    }
+    const uint64_t insn = pmem[st.pc];
+    const isa::Fields f = isa::decodeFields(insn);
+    if (!isLegal(f)) {
+      stop = stopAt(isa::kStatusILLEGAL_INSTRUCTION, st.pc, lo(insn));
+      break;
+    }
+    if (!execute(f, st, data, data_size, params, stop)) break;
+    ++retired;
+  }
+
+  *watchdog_state = watchdogState(st);
+  *cycles = st.cycles;
+  *iterations = st.iterations;
+  *instret = st.instret;
+  *status = stop.status;
+  *halt_pc = stop.haltPc;
+  *fault_info = stop.faultInfo;
+  *id = isa::kCORE_ID;
+  *isa_version = isa::kIsaVersion;
+}
+
+}  // namespace hls
+}  // namespace nnfab
+
+extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
+                           uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+                           uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
+                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version) {
+  // Offsets pinned to docs/register-map.md; pragma arguments must be
+  // literals, so the static_asserts below tie them to the generated map.
+#pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
+#pragma HLS INTERFACE mode=m_axi port=data bundle=data offset=slave depth=65536 max_read_burst_length=64 max_write_burst_length=64
+#pragma HLS INTERFACE mode=m_axi port=ctx bundle=data offset=slave depth=64
+#pragma HLS INTERFACE mode=s_axilite port=prog offset=0x10 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=data offset=0x18 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=ctx offset=0x20 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=prog_size offset=0x28 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=data_size offset=0x2C bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=mode offset=0x30 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=insn_limit offset=0x34 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=loop_budget offset=0x38 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=exec_budget offset=0x40 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=preempt offset=0x48 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=watchdog_state offset=0x4C bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=status offset=0x50 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=halt_pc offset=0x54 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=fault_info offset=0x58 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=cycles offset=0x60 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=iterations offset=0x68 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=instret offset=0x70 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=id offset=0x78 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=isa_version offset=0x7C bundle=control
+  // Outputs without the ap_vld word Vitis HLS would otherwise put after each
+  // (it would collide with the next register of the map).
+#pragma HLS INTERFACE mode=ap_none port=watchdog_state
+#pragma HLS INTERFACE mode=ap_none port=status
+#pragma HLS INTERFACE mode=ap_none port=halt_pc
+#pragma HLS INTERFACE mode=ap_none port=fault_info
+#pragma HLS INTERFACE mode=ap_none port=cycles
+#pragma HLS INTERFACE mode=ap_none port=iterations
+#pragma HLS INTERFACE mode=ap_none port=instret
+#pragma HLS INTERFACE mode=ap_none port=id
+#pragma HLS INTERFACE mode=ap_none port=isa_version
+#pragma HLS INTERFACE mode=s_axilite port=return bundle=control
+#pragma HLS INTERFACE mode=ap_ctrl_hs port=return
+  static_assert(nnfab::isa::kRegPROG_ADDR == 0x10 && nnfab::isa::kRegDATA_ADDR == 0x18 &&
+                    nnfab::isa::kRegCTX_ADDR == 0x20 && nnfab::isa::kRegPROG_SIZE == 0x28 &&
+                    nnfab::isa::kRegDATA_SIZE == 0x2C && nnfab::isa::kRegMODE == 0x30 &&
+                    nnfab::isa::kRegINSN_LIMIT == 0x34 && nnfab::isa::kRegLOOP_BUDGET == 0x38 &&
+                    nnfab::isa::kRegEXEC_BUDGET == 0x40 && nnfab::isa::kRegPREEMPT == 0x48 &&
+                    nnfab::isa::kRegWATCHDOG_STATE == 0x4C && nnfab::isa::kRegSTATUS == 0x50 &&
+                    nnfab::isa::kRegHALT_PC == 0x54 && nnfab::isa::kRegFAULT_INFO == 0x58 &&
+                    nnfab::isa::kRegCYCLES == 0x60 && nnfab::isa::kRegITERATIONS == 0x68 &&
+                    nnfab::isa::kRegINSTRET == 0x70 && nnfab::isa::kRegID == 0x78 &&
+                    nnfab::isa::kRegISA_VERSION == 0x7C,
+                "the INTERFACE offsets above no longer match isa/isa.json");
+  static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64,
+                "the m_axi depths above no longer match isa/isa.json");
+  nnfab::hls::nnfab_core_with_params(prog, data, ctx, prog_size, data_size, mode, insn_limit, loop_budget,
+                                     exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, cycles,
+                                     iterations, instret, id, isa_version, nnfab::hls::kDefaultCycleParams);
+}

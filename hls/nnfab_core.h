@@ -1,0 +1,43 @@
+// The nnfab core as a Vitis HLS top function (docs/hls.md). Plain C++14 with
+// standard integer types: g++ compiles it unchanged as the C-simulation the
+// hls backend runs, Vitis HLS synthesizes it into a kernel with the AXI4-Lite
+// register map of docs/register-map.md.
+#pragma once
+
+#include <stdint.h>
+
+#include "cycle_model.h"
+
+// One start of the core (ap_start .. ap_done). Arguments in register-map
+// order; the m_axi pointers are the device addresses PROG_ADDR, DATA_ADDR and
+// CTX_ADDR, and every other argument is the register of the same name.
+//   prog          PROG_SIZE bytes of instructions (copied on chip at start)
+//   data          the data region, word-addressed: byte offset o is bits
+//                 8*(o%4).. of data[o/4] (little-endian)
+//   ctx           CONTEXT_BYTES / 4 words, read on MODE.RESUME, written on
+//                 PREEMPTED and SLICE_END
+//   preempt       the PREEMPT register, sampled at every instruction boundary
+// Outputs are written when the core stops; watchdog_state and the three
+// counters also at every instruction boundary, through volatile pointers:
+// they are live registers the host reads while the core runs (the host
+// watchdog watches WATCHDOG_STATE and CYCLES).
+extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
+                           uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+                           uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
+                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version);
+
+namespace nnfab {
+namespace hls {
+
+// The same core with another memory latency in its cycle model (a device
+// option of the hls backend); nnfab_core is this with kDefaultCycleParams.
+void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
+                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
+                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
+                            const CycleParams& params);
+
+}  // namespace hls
+}  // namespace nnfab

@@ -1,0 +1,262 @@
+#include "backends/hls_backend.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "nnfab_core.h"
+
+namespace nnfab::backends {
+
+namespace {
+
+constexpr uint32_t kWordBytes = sizeof(uint32_t);
+// GIE bit 0; IER and ISR bit 0 = done, bit 1 = ready (docs/register-map.md).
+constexpr uint32_t kGieMask = 0x1u;
+constexpr uint32_t kIrqMask = 0x3u;
+constexpr uint32_t kInstructionAlignment = sizeof(uint64_t);
+
+constexpr uint32_t word(uint32_t offset) { return offset / kWordBytes; }
+constexpr uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+constexpr uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+constexpr uint64_t join(uint32_t low, uint32_t high) { return (uint64_t{high} << 32) | low; }
+
+bool isArgument(uint32_t offset) {
+  return offset >= isa::kRegPROG_ADDR && offset < isa::kRegPREEMPT;  // PROG_ADDR .. EXEC_BUDGET high word
+}
+
+// The core reads PREEMPT and writes its live registers through volatile
+// pointers, as hardware registers are; the backend keeps those words in
+// lock-free atomics of the same layout, so that the host thread's accesses
+// are atomic and the core's plain volatile loads and stores see them.
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) && std::atomic<uint32_t>::is_always_lock_free);
+static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t) && std::atomic<uint64_t>::is_always_lock_free);
+template <typename T>
+volatile T* coreView(std::atomic<T>& word) {
+  return reinterpret_cast<volatile T*>(&word);
+}
+
+}  // namespace
+
+struct HlsBackend::Stop {
+  uint32_t status = isa::kStatusIDLE;
+  uint32_t haltPc = 0;
+  uint32_t faultInfo = 0;
+};
+
+HlsBackend::HlsBackend(HlsBackendOptions options)
+    : options_(options), memory_(options.memoryBytes), worker_([this] { workerLoop(); }) {}
+
+HlsBackend::~HlsBackend() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    shutdown_ = true;
+    abort_ = true;
+    updatePreemptLines();
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void HlsBackend::updatePreemptLines() {
+  const bool hostRequest = (regs_[word(isa::kRegPREEMPT)] & isa::kPreemptRequest) != 0;
+  preemptLine_.store(hostRequest || abort_ ? isa::kPreemptRequest : 0u);
+  abortLine_.store(abort_ ? isa::kPreemptRequest : 0u);
+  aborting_.store(abort_);
+}
+
+void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
+  if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  switch (offset) {
+    case isa::kRegAP_CTRL:
+      // The core accepts a start at once when idle; a start while it runs is
+      // ignored (it is not queued).
+      if ((value & isa::kAP_START) != 0 && !running_) {
+        std::copy(std::begin(regs_), std::end(regs_), std::begin(latched_));
+        latchedFault_ = fault_;
+        running_ = true;
+        startPending_ = true;
+        done_ = false;
+        ready_ = false;
+        wake_.notify_all();
+      }
+      return;
+    case isa::kRegGIE: regs_[word(offset)] = value & kGieMask; return;
+    case isa::kRegIER: regs_[word(offset)] = value & kIrqMask; return;
+    case isa::kRegISR: regs_[word(offset)] ^= value & kIrqMask; return;
+    case isa::kRegPREEMPT:
+      regs_[word(offset)] = value;
+      updatePreemptLines();
+      return;
+    default:
+      if (isArgument(offset)) regs_[word(offset)] = value;
+      return;  // read-only registers ignore writes
+  }
+}
+
+uint32_t HlsBackend::readRegister(uint32_t offset) {
+  if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return 0;
+  std::lock_guard<std::mutex> lock(mutex_);
+  switch (offset) {
+    case isa::kRegAP_CTRL: {
+      const uint32_t v = (done_ ? isa::kAP_DONE : 0u) | (ready_ ? isa::kAP_READY : 0u) |
+                         (running_ ? 0u : isa::kAP_IDLE);
+      done_ = false;  // AP_DONE and AP_READY clear on read
+      ready_ = false;
+      return v;
+    }
+    case isa::kRegWATCHDOG_STATE: return watchdogState_.load();
+    case isa::kRegCYCLES: return lo(cycles_.load());
+    case isa::kRegCYCLES + kWordBytes: return hi(cycles_.load());
+    case isa::kRegITERATIONS: return lo(iterations_.load());
+    case isa::kRegITERATIONS + kWordBytes: return hi(iterations_.load());
+    case isa::kRegINSTRET: return lo(instret_.load());
+    case isa::kRegINSTRET + kWordBytes: return hi(instret_.load());
+    case isa::kRegID: return isa::kCORE_ID;
+    case isa::kRegISA_VERSION: return isa::kIsaVersion;
+    default: return regs_[word(offset)];
+  }
+}
+
+fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
+  // wait_for adds the timeout to now(): keep a "forever" from overflowing.
+  timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
+  std::unique_lock<std::mutex> lock(mutex_);
+  return finished_.wait_for(lock, timeout, [this] { return done_; }) ? fabric::WaitOutcome::DONE
+                                                                      : fabric::WaitOutcome::TIMED_OUT;
+}
+
+void HlsBackend::reset() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  abort_ = true;
+  updatePreemptLines();
+  wake_.notify_all();
+  // The core samples the abort with PREEMPT at every instruction boundary.
+  finished_.wait(lock, [this] { return !running_; });
+  std::fill(std::begin(regs_), std::end(regs_), 0u);
+  watchdogState_.store(0);
+  cycles_.store(0);
+  iterations_.store(0);
+  instret_.store(0);
+  done_ = false;
+  ready_ = false;
+  fault_ = InjectedFault::NONE;
+  abort_ = false;
+  updatePreemptLines();
+}
+
+void HlsBackend::injectFault(InjectedFault fault) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  fault_ = fault;
+}
+
+void HlsBackend::workerLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return shutdown_ || startPending_; });
+    if (shutdown_) return;
+    startPending_ = false;
+    uint32_t args[kRegisterWords];
+    std::copy(std::begin(latched_), std::end(latched_), std::begin(args));
+    const InjectedFault fault = latchedFault_;
+    lock.unlock();
+    Stop stop;
+    const bool ended = execute(args, fault, &stop);
+    lock.lock();
+    if (ended) {
+      regs_[word(isa::kRegSTATUS)] = stop.status;
+      regs_[word(isa::kRegHALT_PC)] = stop.haltPc;
+      regs_[word(isa::kRegFAULT_INFO)] = stop.faultInfo;
+      regs_[word(isa::kRegPREEMPT)] = 0;  // the core clears PREEMPT when it stops
+      updatePreemptLines();
+      done_ = true;
+      ready_ = true;
+      regs_[word(isa::kRegISR)] |= regs_[word(isa::kRegIER)];
+    }
+    running_ = false;
+    finished_.notify_all();
+  }
+}
+
+bool HlsBackend::waitForAbort() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait(lock, [this] { return abort_ || shutdown_; });
+  return false;
+}
+
+bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop) {
+  if (fault == InjectedFault::HANG) return waitForAbort();
+
+  const uint64_t progAddr = join(args[word(isa::kRegPROG_ADDR)], args[word(isa::kRegPROG_ADDR) + 1]);
+  const uint64_t dataAddr = join(args[word(isa::kRegDATA_ADDR)], args[word(isa::kRegDATA_ADDR) + 1]);
+  const uint64_t ctxAddr = join(args[word(isa::kRegCTX_ADDR)], args[word(isa::kRegCTX_ADDR) + 1]);
+  const uint32_t progSize = args[word(isa::kRegPROG_SIZE)];
+  const uint32_t dataSize = args[word(isa::kRegDATA_SIZE)];
+  const uint32_t mode = args[word(isa::kRegMODE)];
+  const uint32_t hostLimit = args[word(isa::kRegINSN_LIMIT)];
+  const uint64_t loopBudget = join(args[word(isa::kRegLOOP_BUDGET)], args[word(isa::kRegLOOP_BUDGET) + 1]);
+  const uint64_t execBudget = join(args[word(isa::kRegEXEC_BUDGET)], args[word(isa::kRegEXEC_BUDGET) + 1]);
+
+  // The memory system answers an access outside the device memory (or one
+  // the m_axi port cannot make, misaligned) with an error: BUS_ERROR, with
+  // the low word of the address. Empty regions are never accessed.
+  auto busError = [stop](uint64_t address) {
+    stop->status = isa::kStatusBUS_ERROR;
+    stop->haltPc = 0;
+    stop->faultInfo = lo(address);
+    return true;
+  };
+  const uint64_t progBytes =
+      std::min<uint64_t>(progSize, uint64_t{isa::kMAX_PROGRAM_INSTRUCTIONS} * isa::kINSTRUCTION_BYTES);
+  const uint8_t* prog = nullptr;
+  if (progBytes != 0) {
+    prog = memory_.map(progAddr, progBytes, kInstructionAlignment);
+    if (prog == nullptr) return busError(progAddr);
+  }
+  uint8_t* data = nullptr;
+  if (dataSize != 0) {
+    data = memory_.map(dataAddr, (uint64_t{dataSize} + kWordBytes - 1) / kWordBytes * kWordBytes, kWordBytes);
+    if (data == nullptr) return busError(dataAddr);
+  }
+  uint8_t* hostContext = memory_.map(ctxAddr, isa::kCONTEXT_BYTES, kWordBytes);
+  if ((mode & isa::kModeResume) != 0) {
+    if (hostContext == nullptr) return busError(ctxAddr);
+    std::memcpy(context_, hostContext, isa::kCONTEXT_BYTES);
+  }
+
+  const hls::CycleParams params{options_.memLatency};
+  const uint32_t slice = std::max(options_.sliceInstructions, 1u);
+  volatile const uint32_t* preempt =
+      coreView(fault == InjectedFault::IGNORE_PREEMPT ? abortLine_ : preemptLine_);
+  uint64_t instret = (mode & isa::kModeResume) != 0
+                         ? join(context_[isa::kCtxINSTRET], context_[isa::kCtxINSTRET + 1])
+                         : 0;
+  uint64_t retired = 0;  // in this host-visible start
+  uint32_t sliceMode = mode;
+  for (;;) {
+    if (aborting_.load()) return false;
+    uint32_t limit = slice;
+    if (hostLimit != 0) limit = static_cast<uint32_t>(std::min<uint64_t>(limit, hostLimit - retired));
+    uint32_t id = 0;
+    uint32_t version = 0;
+    hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
+                                context_, progSize, dataSize, sliceMode, limit, loopBudget, execBudget, preempt,
+                                coreView(watchdogState_), &stop->status, &stop->haltPc, &stop->faultInfo,
+                                coreView(cycles_), coreView(iterations_), coreView(instret_), &id, &version,
+                                params);
+    slices_.fetch_add(1);
+    retired += instret_.load() - instret;
+    instret = instret_.load();
+    sliceMode |= isa::kModeResume;
+
+    if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) return true;
+    if (aborting_.load()) return false;
+    if (stop->status == isa::kStatusSLICE_END && (hostLimit == 0 || retired < hostLimit)) continue;
+    // A stop the host sees: its context goes to the host's area.
+    if (hostContext == nullptr) return busError(ctxAddr);
+    std::memcpy(hostContext, context_, isa::kCONTEXT_BYTES);
+    return true;
+  }
+}
+
+}  // namespace nnfab::backends

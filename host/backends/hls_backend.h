@@ -1,0 +1,111 @@
+// The hls device: the HLS kernel (hls/nnfab_core.cpp) compiled natively and
+// run as Vitis HLS C-simulation behind FabricBackend. It emulates the
+// AXI4-Lite window of docs/register-map.md with ap_ctrl_hs semantics and runs
+// the top function on its own worker thread in bounded slices (INSN_LIMIT
+// plus MODE.RESUME on a private context), so that PREEMPT, the host watchdog
+// and reset act between slices as they would on the RTL. See docs/hls.md.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string_view>
+#include <thread>
+
+#include "fabric/device_memory.h"
+#include "fabric/fabric_backend.h"
+#include "nnfab_isa.h"
+
+namespace nnfab::backends {
+
+struct HlsBackendOptions {
+  uint64_t memoryBytes = uint64_t{256} << 20;
+  double clockMhz = isa::kNOMINAL_CLOCK_MHZ;
+  // Instructions per call of the top function; 0 is taken as 1.
+  uint32_t sliceInstructions = 1u << 20;
+  // The cycle model's memory latency (docs/isa.md "Cycle model").
+  uint32_t memLatency = isa::kCycle_mem_latency;
+};
+
+// Misbehaviour a test can inject into the next start, to exercise the host
+// watchdog and CoreDriver's recovery. Cleared by reset().
+enum class InjectedFault {
+  NONE,
+  IGNORE_PREEMPT,  // the core never sees PREEMPT (it still stops on reset)
+  HANG,            // the core accepts the start and then never makes progress
+};
+
+class HlsBackend final : public fabric::FabricBackend {
+ public:
+  explicit HlsBackend(HlsBackendOptions options = {});
+  ~HlsBackend() override;
+  HlsBackend(const HlsBackend&) = delete;
+  HlsBackend& operator=(const HlsBackend&) = delete;
+
+  std::string_view name() const override { return "hls"; }
+  uint64_t memoryBytes() const override { return memory_.size(); }
+  double clockMhz() const override { return options_.clockMhz; }
+
+  Result<fabric::DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
+  void release(fabric::DeviceAddress address) override { memory_.release(address); }
+  Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return memory_.copyTo(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override {
+    return memory_.copyFrom(dst, src, bytes);
+  }
+
+  void writeRegister(uint32_t offset, uint32_t value) override;
+  uint32_t readRegister(uint32_t offset) override;
+  fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void reset() override;
+
+  void injectFault(InjectedFault fault);
+  // Calls of the top function so far (tests check the slicing).
+  uint64_t slicesRun() const { return slices_.load(); }
+
+ private:
+  static constexpr uint32_t kRegisterWords = isa::kRegWindowBytes / sizeof(uint32_t);
+  struct Stop;
+
+  void workerLoop();
+  // Runs one host-visible start to its end; false when reset() aborted it.
+  bool execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop);
+  bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
+  void updatePreemptLines();  // with mutex_ held
+
+  const HlsBackendOptions options_;
+  fabric::DeviceMemory memory_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;      // worker: a start, reset or shutdown
+  std::condition_variable finished_;  // waitDone and reset: the run ended
+  uint32_t regs_[kRegisterWords] = {};
+  uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
+  bool running_ = false;
+  bool startPending_ = false;
+  bool done_ = false;   // AP_DONE
+  bool ready_ = false;  // AP_READY
+  bool abort_ = false;
+  bool shutdown_ = false;
+  InjectedFault fault_ = InjectedFault::NONE;
+  InjectedFault latchedFault_ = InjectedFault::NONE;
+  // The words the core samples as PREEMPT (host request or abort), and the
+  // one an IGNORE_PREEMPT core samples (abort only).
+  std::atomic<uint32_t> preemptLine_{0};
+  std::atomic<uint32_t> abortLine_{0};
+  std::atomic<bool> aborting_{false};
+  // The live registers the core writes at every instruction boundary.
+  std::atomic<uint32_t> watchdogState_{0};
+  std::atomic<uint64_t> cycles_{0};
+  std::atomic<uint64_t> iterations_{0};
+  std::atomic<uint64_t> instret_{0};
+  std::atomic<uint64_t> slices_{0};
+  uint32_t context_[isa::kCONTEXT_BYTES / sizeof(uint32_t)] = {};  // the worker's private slice context
+
+  std::thread worker_;
+};
+
+}  // namespace nnfab::backends

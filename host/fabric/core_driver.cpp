@@ -1,0 +1,205 @@
+#include "fabric/core_driver.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "fabric/core_status.h"
+#include "fabric/registers.h"
+#include "nnfab_isa.h"
+
+namespace nnfab::fabric {
+
+using std::chrono::nanoseconds;
+using std::chrono::steady_clock;
+
+bool RunReport::completed() const { return coreStatus == isa::kStatusDONE; }
+bool RunReport::resumable() const {
+  return coreStatus == isa::kStatusPREEMPTED || coreStatus == isa::kStatusSLICE_END;
+}
+
+uint64_t cyclesFor(nanoseconds duration, double clockMhz) {
+  if (duration <= nanoseconds::zero()) return 0;
+  if (!(clockMhz > 0)) clockMhz = isa::kNOMINAL_CLOCK_MHZ;
+  constexpr long double kNanosPerMicro = 1000.0L;
+  const long double cycles =
+      std::ceil(static_cast<long double>(duration.count()) * clockMhz / kNanosPerMicro);
+  if (cycles >= static_cast<long double>(std::numeric_limits<uint64_t>::max())) {
+    return std::numeric_limits<uint64_t>::max();
+  }
+  return cycles < 1 ? 1 : static_cast<uint64_t>(cycles);
+}
+
+namespace {
+
+// Why the host asked the core to stop.
+enum class HostStop { NONE, LOOP_TIMEOUT, DEADLINE, REQUESTED };
+
+double millis(nanoseconds d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+std::string describeStop(const RunReport& r, uint64_t loopBudget, uint64_t execBudget, uint32_t dataBytes) {
+  const std::string name = coreStatusName(r.coreStatus);
+  switch (r.coreStatus) {
+    case isa::kStatusLOOP_TIMEOUT:
+      return fmt::format("the WHILE loop timed out: the fabric loop watchdog (LOOP_BUDGET {} cycles) expired at pc {}",
+                         loopBudget, r.haltPc);
+    case isa::kStatusEXEC_TIMEOUT:
+      return fmt::format("the execution deadline passed: CYCLES reached EXEC_BUDGET ({} cycles) at pc {}", execBudget,
+                         r.haltPc);
+    case isa::kStatusACCESS_FAULT:
+      return fmt::format("{} at pc {}: data offset {} is misaligned or outside the {}-byte data region", name,
+                         r.haltPc, r.faultInfo, dataBytes);
+    case isa::kStatusILLEGAL_INSTRUCTION:
+      return fmt::format("{} at pc {}: instruction low word 0x{:08x}", name, r.haltPc, r.faultInfo);
+    case isa::kStatusPROGRAM_ERROR:
+      return fmt::format("the program stopped with error code {} at pc {}", r.faultInfo, r.haltPc);
+    default:
+      return fmt::format("core stopped with {} at pc {} (fault info 0x{:x})", name, r.haltPc, r.faultInfo);
+  }
+}
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max() : a + b;
+}
+
+}  // namespace
+
+Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const steady_clock::time_point start = steady_clock::now();
+  if (limits.deadline && *limits.deadline <= start) {
+    return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the execution deadline passed before the run started");
+  }
+  // Reading AP_CTRL also clears an AP_DONE nobody collected, so that
+  // waitDone below only sees this run's.
+  if ((backend_.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE) == 0) {
+    return generalFailure(fmt::format("device {} is busy with another run", backend_.name()));
+  }
+
+  // EXEC_BUDGET counts from the execution's first cycle, and CYCLES carries
+  // across resumes.
+  uint64_t cyclesSoFar = 0;
+  if (program.resume) {
+    uint32_t words[2] = {0, 0};
+    const DeviceAddress at = program.context + uint64_t{isa::kCtxCYCLES} * sizeof(uint32_t);
+    if (Status s = backend_.copyFromDevice(words, at, sizeof(words)); !s) {
+      return std::move(s).withContext("reading the saved context");
+    }
+    cyclesSoFar = (uint64_t{words[1]} << 32) | words[0];
+  }
+  const double mhz = backend_.clockMhz();
+  const uint64_t loopBudget = cyclesFor(limits.loopTimeout, mhz);
+  const uint64_t execBudget =
+      limits.deadline ? saturatingAdd(cyclesSoFar, cyclesFor(*limits.deadline - start, mhz)) : 0;
+
+  writeRegister64(backend_, isa::kRegPROG_ADDR, program.program);
+  writeRegister64(backend_, isa::kRegDATA_ADDR, program.data);
+  writeRegister64(backend_, isa::kRegCTX_ADDR, program.context);
+  backend_.writeRegister(isa::kRegPROG_SIZE, program.programBytes);
+  backend_.writeRegister(isa::kRegDATA_SIZE, program.dataBytes);
+  backend_.writeRegister(isa::kRegMODE, program.resume ? isa::kModeResume : 0u);
+  backend_.writeRegister(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
+  writeRegister64(backend_, isa::kRegLOOP_BUDGET, loopBudget);
+  writeRegister64(backend_, isa::kRegEXEC_BUDGET, execBudget);
+  backend_.writeRegister(isa::kRegPREEMPT, 0);
+  backend_.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+
+  HostStop hostStop = HostStop::NONE;
+  steady_clock::time_point stopRequestedAt{};
+  uint64_t lastCycles = std::numeric_limits<uint64_t>::max();  // the first poll counts as progress
+  steady_clock::time_point lastProgress = start;
+  bool watchingLoop = false;
+  uint32_t watchedArms = 0;
+  steady_clock::time_point armedSince{};
+
+  RunReport report;
+  // Ends a run the core did not end itself: reset, and report why.
+  auto abandon = [&](Status status) {
+    backend_.reset();
+    report.status = std::move(status);
+    report.coreStatus = backend_.readRegister(isa::kRegSTATUS);
+    report.cycles = lastCycles == std::numeric_limits<uint64_t>::max() ? 0 : lastCycles;
+    report.wallTime = steady_clock::now() - start;
+    return report;
+  };
+
+  while (backend_.waitDone(limits.pollInterval) != WaitOutcome::DONE) {
+    const steady_clock::time_point now = steady_clock::now();
+    if (hostStop != HostStop::NONE) {
+      if (now - stopRequestedAt < limits.preemptGrace) continue;
+      if (hostStop == HostStop::REQUESTED) {
+        return abandon(generalFailure(fmt::format("device {} did not stop on a preemption request within {} ms",
+                                                  backend_.name(), millis(limits.preemptGrace))));
+      }
+      return abandon(Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                            hostStop == HostStop::LOOP_TIMEOUT
+                                ? fmt::format("the WHILE loop timed out after {} ms (host watchdog; the core "
+                                              "did not stop on PREEMPT and was reset)",
+                                              millis(limits.loopTimeout))
+                                : std::string("the execution deadline passed (host watchdog; the core did not "
+                                              "stop on PREEMPT and was reset)")));
+    }
+    const uint64_t cycles = readRegister64(backend_, isa::kRegCYCLES);
+    if (cycles != lastCycles) {
+      lastCycles = cycles;
+      lastProgress = now;
+    } else if (now - lastProgress >= limits.hangTimeout) {
+      return abandon(generalFailure(fmt::format("device {} did not respond: no progress for {} ms; it was reset",
+                                                backend_.name(), millis(limits.hangTimeout))));
+    }
+    if (limits.deadline && now >= *limits.deadline) {
+      hostStop = HostStop::DEADLINE;
+    } else if (loopBudget != 0) {
+      // One loop instance is one WDARM: a new count restarts the clock.
+      const uint32_t state = backend_.readRegister(isa::kRegWATCHDOG_STATE);
+      if (!watchdogArmed(state)) {
+        watchingLoop = false;
+      } else if (!watchingLoop || watchdogArms(state) != watchedArms) {
+        watchingLoop = true;
+        watchedArms = watchdogArms(state);
+        armedSince = now;
+      } else if (now - armedSince > limits.loopTimeout) {
+        hostStop = HostStop::LOOP_TIMEOUT;
+      }
+    }
+    if (hostStop == HostStop::NONE && limits.preemptRequested && limits.preemptRequested()) {
+      hostStop = HostStop::REQUESTED;
+    }
+    if (hostStop != HostStop::NONE) {
+      backend_.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
+      stopRequestedAt = now;
+    }
+  }
+
+  backend_.readRegister(isa::kRegAP_CTRL);  // collect AP_DONE / AP_READY
+  report.coreStatus = backend_.readRegister(isa::kRegSTATUS);
+  report.haltPc = backend_.readRegister(isa::kRegHALT_PC);
+  report.faultInfo = backend_.readRegister(isa::kRegFAULT_INFO);
+  report.cycles = readRegister64(backend_, isa::kRegCYCLES);
+  report.iterations = readRegister64(backend_, isa::kRegITERATIONS);
+  report.instret = readRegister64(backend_, isa::kRegINSTRET);
+  // The core clears PREEMPT when it stops; a core whose PREEMPT is a plain
+  // input (the synthesized HLS kernel) needs the host to.
+  backend_.writeRegister(isa::kRegPREEMPT, 0);
+  report.wallTime = steady_clock::now() - start;
+
+  if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {
+    report.status = Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                           fmt::format("the WHILE loop timed out after {} ms (host watchdog, stopped at pc {})",
+                                       millis(limits.loopTimeout), report.haltPc));
+  } else if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::DEADLINE) {
+    report.status = Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                           fmt::format("the execution deadline passed (host watchdog, stopped at pc {})",
+                                       report.haltPc));
+  } else if (nnapiStatusOf(report.coreStatus) != ErrorStatus::NONE) {
+    report.status = Status(nnapiStatusOf(report.coreStatus),
+                           describeStop(report, loopBudget, execBudget, program.dataBytes));
+  } else if (report.coreStatus == isa::kStatusIDLE) {
+    report.status = generalFailure(fmt::format("device {} reported done without running", backend_.name()));
+  }
+  return report;
+}
+
+}  // namespace nnfab::fabric

@@ -1,0 +1,85 @@
+// Runs one program on one core through any FabricBackend, with the register
+// protocol of docs/register-map.md, and is the HOST WATCHDOG of
+// architecture.md "Time": on a simulated device the fabric's watchdog counts
+// simulated cycles, so the driver also enforces the loop timeout and the
+// deadline in wall time and stops the core (PREEMPT, then reset) when they
+// pass. Every run leaves the device idle and ready for the next one.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+
+#include "fabric/fabric_backend.h"
+#include "model/status.h"
+
+namespace nnfab::fabric {
+
+// Device memory of one execution, already allocated and filled.
+struct LoadedProgram {
+  DeviceAddress program = 0;
+  uint32_t programBytes = 0;
+  DeviceAddress data = 0;
+  uint32_t dataBytes = 0;
+  DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
+  bool resume = false;        // continue a run that stopped PREEMPTED or SLICE_END
+};
+
+struct RunLimits {
+  // NNAPI's loop timeout for each WHILE instance: the fabric's LOOP_BUDGET
+  // and the host's wall-clock loop watchdog. Zero: no loop watchdog.
+  std::chrono::nanoseconds loopTimeout{0};
+  // The execution deadline: EXEC_BUDGET and the host's wall-clock check.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Stop with SLICE_END after this many instructions (resumable).
+  std::optional<uint32_t> insnLimit;
+  // Polled about every pollInterval while the core runs; returning true
+  // preempts it at the next instruction boundary (resumable report).
+  std::function<bool()> preemptRequested;
+
+  std::chrono::nanoseconds pollInterval = std::chrono::milliseconds(1);
+  // How long a core may take to honour PREEMPT before the driver resets it.
+  std::chrono::nanoseconds preemptGrace = std::chrono::milliseconds(200);
+  // A running core whose CYCLES do not move for this long is hung.
+  std::chrono::nanoseconds hangTimeout = std::chrono::seconds(10);
+};
+
+struct RunReport {
+  // NNAPI status: NONE for DONE, PREEMPTED and SLICE_END; otherwise the
+  // failure with a message naming the core status, pc and detail.
+  Status status;
+  uint32_t coreStatus = 0;  // isa::kStatus*; IDLE after the driver had to reset the core
+  uint64_t cycles = 0;
+  uint64_t iterations = 0;
+  uint64_t instret = 0;
+  uint32_t haltPc = 0;
+  uint32_t faultInfo = 0;
+  std::chrono::nanoseconds wallTime{0};
+
+  bool completed() const;  // HALT 0: the results are in the data region
+  bool resumable() const;  // PREEMPTED or SLICE_END: run again with resume = true
+};
+
+class CoreDriver {
+ public:
+  explicit CoreDriver(FabricBackend& backend) : backend_(backend) {}
+
+  // A report whenever the core was started (whatever it stopped with); an
+  // error when it could not be: a deadline already passed
+  // (MISSED_DEADLINE_PERSISTENT), a busy device, an unreadable context.
+  Result<RunReport> run(const LoadedProgram& program, const RunLimits& limits);
+
+  FabricBackend& backend() { return backend_; }
+
+ private:
+  FabricBackend& backend_;
+  std::mutex mutex_;  // one run at a time on this driver
+};
+
+// Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for
+// a positive duration (0 would disable a budget), saturating.
+uint64_t cyclesFor(std::chrono::nanoseconds duration, double clockMhz);
+
+}  // namespace nnfab::fabric

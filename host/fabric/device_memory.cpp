@@ -1,0 +1,116 @@
+#include "fabric/device_memory.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+
+#include <fmt/format.h>
+
+namespace nnfab::fabric {
+
+DeviceMemory::DeviceMemory(uint64_t bytes) : size_(bytes / kAlignment * kAlignment) {
+  if (size_ != 0) free_.emplace(0, size_);
+}
+
+DeviceMemory::~DeviceMemory() { std::free(image_); }
+
+Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) {
+  if (bytes > size_) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                  fmt::format("{} bytes do not fit in the device's {} bytes of memory", bytes, size_));
+  }
+  const uint64_t need = bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (image_ == nullptr) {
+    // calloc of a large block maps fresh zero pages without touching them.
+    image_ = static_cast<uint8_t*>(std::calloc(size_, 1));
+    if (image_ == nullptr) {
+      return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                    fmt::format("cannot reserve {} bytes of host memory for the device image", size_));
+    }
+  }
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < need) continue;
+    const uint64_t offset = it->first;
+    const uint64_t rest = it->second - need;
+    free_.erase(it);
+    if (rest != 0) free_.emplace(offset + need, rest);
+    used_.emplace(offset, need);
+    return kBase + offset;
+  }
+  uint64_t freeBytes = 0;
+  for (const auto& [offset, size] : free_) freeBytes += size;
+  return Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT,
+                fmt::format("no free block of {} bytes in device memory ({} bytes free in {} blocks)", need,
+                            freeBytes, free_.size()));
+}
+
+void DeviceMemory::release(DeviceAddress address) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (address < kBase) return;
+  const auto it = used_.find(address - kBase);
+  if (it == used_.end()) return;
+  uint64_t offset = it->first;
+  uint64_t bytes = it->second;
+  used_.erase(it);
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && next->first == offset + bytes) {
+    bytes += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      offset = prev->first;
+      bytes += prev->second;
+      free_.erase(prev);
+    }
+  }
+  free_.emplace(offset, bytes);
+}
+
+const std::pair<const uint64_t, uint64_t>* DeviceMemory::findAllocation(uint64_t offset, uint64_t bytes) const {
+  auto it = used_.upper_bound(offset);
+  if (it == used_.begin()) return nullptr;
+  --it;
+  const uint64_t end = it->first + it->second;
+  if (offset >= end || bytes > end - offset) return nullptr;
+  return &*it;
+}
+
+Status DeviceMemory::checkRange(DeviceAddress address, uint64_t bytes, uint64_t* offset) const {
+  if (address >= kBase && findAllocation(address - kBase, bytes) != nullptr) {
+    *offset = address - kBase;
+    return Status::ok();
+  }
+  return invalidArgument(
+      fmt::format("device range 0x{:x} + {} bytes is not inside one allocation", address, bytes));
+}
+
+Status DeviceMemory::copyTo(DeviceAddress dst, const void* src, uint64_t bytes) {
+  if (bytes == 0) return Status::ok();
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t offset = 0;
+  if (Status s = checkRange(dst, bytes, &offset); !s) return s;
+  std::memcpy(image_ + offset, src, bytes);
+  return Status::ok();
+}
+
+Status DeviceMemory::copyFrom(void* dst, DeviceAddress src, uint64_t bytes) {
+  if (bytes == 0) return Status::ok();
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t offset = 0;
+  if (Status s = checkRange(src, bytes, &offset); !s) return s;
+  std::memcpy(dst, image_ + offset, bytes);
+  return Status::ok();
+}
+
+uint8_t* DeviceMemory::map(DeviceAddress address, uint64_t bytes, uint64_t alignment) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (image_ == nullptr || address < kBase || (alignment != 0 && address % alignment != 0)) return nullptr;
+  const uint64_t offset = address - kBase;
+  if (offset > size_ || bytes > size_ - offset) return nullptr;
+  return image_ + offset;
+}
+
+}  // namespace nnfab::fabric

@@ -1,0 +1,51 @@
+// Device memory emulated in host memory, for backends without a card: one
+// image (reserved on first use; the OS zero-fills its pages as they are
+// touched, so a 256 MiB device costs nothing until used) and a first-fit
+// allocator with FabricBackend's contract. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+#include "fabric/fabric_backend.h"
+#include "model/status.h"
+#include "nnfab_isa.h"
+
+namespace nnfab::fabric {
+
+class DeviceMemory {
+ public:
+  static constexpr uint64_t kAlignment = isa::kMEM_BEAT_BYTES;
+  // Device addresses start here, so that an address left at 0 is never valid.
+  static constexpr DeviceAddress kBase = 0x1000;
+
+  explicit DeviceMemory(uint64_t bytes);  // rounded down to kAlignment
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+  uint64_t size() const { return size_; }
+  Result<DeviceAddress> allocate(uint64_t bytes);
+  void release(DeviceAddress address);  // unknown addresses are ignored
+  Status copyTo(DeviceAddress dst, const void* src, uint64_t bytes);
+  Status copyFrom(void* dst, DeviceAddress src, uint64_t bytes);
+
+  // The image bytes [address, address + bytes) as the core's bus sees them:
+  // any range inside the memory, allocated or not. nullptr when the range
+  // leaves the memory, is misaligned, or nothing was ever allocated.
+  uint8_t* map(DeviceAddress address, uint64_t bytes, uint64_t alignment);
+
+ private:
+  // The allocation holding [offset, offset + bytes), or nullptr.
+  const std::pair<const uint64_t, uint64_t>* findAllocation(uint64_t offset, uint64_t bytes) const;
+  Status checkRange(DeviceAddress address, uint64_t bytes, uint64_t* offset) const;
+
+  std::mutex mutex_;
+  const uint64_t size_;
+  uint8_t* image_ = nullptr;
+  std::map<uint64_t, uint64_t> free_;  // offset -> bytes, coalesced
+  std::map<uint64_t, uint64_t> used_;  // offset -> bytes
+};
+
+}  // namespace nnfab::fabric

@@ -1,0 +1,102 @@
+#include "fabric/device_program.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "nnfab_isa.h"
+
+namespace nnfab::fabric {
+
+Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<const uint64_t> code,
+                                          std::span<const uint8_t> dataImage, uint64_t dataBytes) {
+  if (code.size() > isa::kMAX_PROGRAM_INSTRUCTIONS) {
+    return invalidArgument(fmt::format("the program has {} instructions, more than the core's {}", code.size(),
+                                       isa::kMAX_PROGRAM_INSTRUCTIONS));
+  }
+  if (dataImage.size() > dataBytes) {
+    return invalidArgument(
+        fmt::format("the data image ({} bytes) is larger than the data region ({} bytes)", dataImage.size(), dataBytes));
+  }
+  if (dataBytes > std::numeric_limits<uint32_t>::max()) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                  fmt::format("a data region of {} bytes exceeds the 4 GiB the core addresses", dataBytes));
+  }
+  DeviceProgram p(backend);
+  const uint64_t codeBytes = code.size() * sizeof(uint64_t);
+  auto allocate = [&](uint64_t bytes, DeviceAddress* at) -> Status {
+    Result<DeviceAddress> r = backend.allocate(bytes);
+    if (!r) return r.status();
+    *at = *r;
+    return Status::ok();
+  };
+  if (Status s = allocate(codeBytes, &p.loaded_.program); !s) return s;
+  if (Status s = allocate(dataBytes, &p.loaded_.data); !s) return s;
+  if (Status s = allocate(isa::kCONTEXT_BYTES, &p.loaded_.context); !s) return s;
+  p.loaded_.programBytes = static_cast<uint32_t>(codeBytes);
+  p.loaded_.dataBytes = static_cast<uint32_t>(dataBytes);
+
+  if (Status s = backend.copyToDevice(p.loaded_.program, code.data(), codeBytes); !s) return s;
+  if (Status s = backend.copyToDevice(p.loaded_.data, dataImage.data(), dataImage.size()); !s) return s;
+  // Device memory is reused between programs: the rest of the region starts
+  // at zero so that every device computes from the same bytes.
+  constexpr uint64_t kChunk = 64 * 1024;
+  const std::vector<uint8_t> zeros(static_cast<size_t>(std::min(kChunk, dataBytes - dataImage.size())));
+  for (uint64_t at = dataImage.size(); at < dataBytes; at += kChunk) {
+    const uint64_t n = std::min(kChunk, dataBytes - at);
+    if (Status s = backend.copyToDevice(p.loaded_.data + at, zeros.data(), n); !s) return s;
+  }
+  const std::vector<uint8_t> noContext(isa::kCONTEXT_BYTES, 0);
+  if (Status s = backend.copyToDevice(p.loaded_.context, noContext.data(), noContext.size()); !s) return s;
+  return p;
+}
+
+DeviceProgram::DeviceProgram(DeviceProgram&& other) noexcept
+    : backend_(other.backend_), loaded_(std::exchange(other.loaded_, LoadedProgram{})) {}
+
+DeviceProgram& DeviceProgram::operator=(DeviceProgram&& other) noexcept {
+  if (this != &other) {
+    releaseAll();
+    backend_ = other.backend_;
+    loaded_ = std::exchange(other.loaded_, LoadedProgram{});
+  }
+  return *this;
+}
+
+DeviceProgram::~DeviceProgram() { releaseAll(); }
+
+void DeviceProgram::releaseAll() {
+  for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context}) {
+    if (a != 0) backend_->release(a);
+  }
+  loaded_ = LoadedProgram{};
+}
+
+LoadedProgram DeviceProgram::resumed() const {
+  LoadedProgram p = loaded_;
+  p.resume = true;
+  return p;
+}
+
+Status DeviceProgram::checkDataRange(uint64_t offset, uint64_t bytes) const {
+  if (offset > loaded_.dataBytes || bytes > loaded_.dataBytes - offset) {
+    return invalidArgument(fmt::format("data range {} + {} bytes is outside the {}-byte data region", offset, bytes,
+                                       loaded_.dataBytes));
+  }
+  return Status::ok();
+}
+
+Status DeviceProgram::writeData(uint64_t offset, const void* src, uint64_t bytes) {
+  if (Status s = checkDataRange(offset, bytes); !s) return s;
+  return backend_->copyToDevice(loaded_.data + offset, src, bytes);
+}
+
+Status DeviceProgram::readData(uint64_t offset, void* dst, uint64_t bytes) const {
+  if (Status s = checkDataRange(offset, bytes); !s) return s;
+  return backend_->copyFromDevice(dst, loaded_.data + offset, bytes);
+}
+
+}  // namespace nnfab::fabric

@@ -1,0 +1,49 @@
+// Device memory for one program: allocates and fills the program, the data
+// region (the data image, zeros after it) and the context area, and releases
+// them when destroyed. Takes plain spans, so that it does not depend on the
+// compiler (compiler::Program's code / dataImage / dataBytes fit directly).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "fabric/core_driver.h"
+#include "fabric/fabric_backend.h"
+#include "model/status.h"
+
+namespace nnfab::fabric {
+
+class DeviceProgram {
+ public:
+  // INVALID_ARGUMENT when the code exceeds MAX_PROGRAM_INSTRUCTIONS or the
+  // image exceeds dataBytes; RESOURCE_EXHAUSTED_* from the backend, or
+  // RESOURCE_EXHAUSTED_PERSISTENT when dataBytes exceeds what DATA_SIZE can
+  // address.
+  static Result<DeviceProgram> load(FabricBackend& backend, std::span<const uint64_t> code,
+                                    std::span<const uint8_t> dataImage, uint64_t dataBytes);
+
+  DeviceProgram(DeviceProgram&& other) noexcept;
+  DeviceProgram& operator=(DeviceProgram&& other) noexcept;
+  DeviceProgram(const DeviceProgram&) = delete;
+  DeviceProgram& operator=(const DeviceProgram&) = delete;
+  ~DeviceProgram();
+
+  // What CoreDriver::run takes (resume = false).
+  const LoadedProgram& loaded() const { return loaded_; }
+  // The same program, continuing from its saved context.
+  LoadedProgram resumed() const;
+
+  // Byte ranges of the data region (INVALID_ARGUMENT outside it).
+  Status writeData(uint64_t offset, const void* src, uint64_t bytes);
+  Status readData(uint64_t offset, void* dst, uint64_t bytes) const;
+
+ private:
+  explicit DeviceProgram(FabricBackend& backend) : backend_(&backend) {}
+  void releaseAll();
+  Status checkDataRange(uint64_t offset, uint64_t bytes) const;
+
+  FabricBackend* backend_;
+  LoadedProgram loaded_;
+};
+
+}  // namespace nnfab::fabric

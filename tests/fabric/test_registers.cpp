@@ -1,0 +1,125 @@
+// The hls device's AXI4-Lite window against docs/register-map.md: the
+// ap_ctrl_hs handshake (AP_START accepted, AP_IDLE, AP_DONE and AP_READY
+// clear-on-read), interrupt registers, read-only registers, PREEMPT cleared
+// at the stop, live counters and WATCHDOG_STATE while the core runs.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "fabric/fabric_test_util.h"
+#include "nnfab_isa_names.h"
+
+namespace nnfab::fabric::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Loaded {
+  HlsBackend backend{smallDevice(/*slice=*/1000)};
+  std::optional<DeviceProgram> program;
+
+  explicit Loaded(const Asm& a) {
+    Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 64);
+    EXPECT_TRUE(p.isOk());
+    if (p) program.emplace(std::move(*p));
+  }
+  void start(uint32_t mode = 0) {
+    const LoadedProgram& l = program->loaded();
+    writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
+    backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+    writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
+    backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+    writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+    backend.writeRegister(isa::kRegMODE, mode);
+    backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  }
+};
+
+TEST(Registers, ApCtrlHsHandshake) {
+  Loaded d(counterLoop(100));
+  HlsBackend& b = d.backend;
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL), isa::kAP_IDLE);  // after reset: idle, nothing done
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusIDLE);
+  EXPECT_EQ(b.waitDone(1ms), WaitOutcome::TIMED_OUT);
+  d.start();
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  EXPECT_EQ(b.waitDone(0ns), WaitOutcome::DONE);  // waiting does not consume AP_DONE
+  const uint32_t ctrl = b.readRegister(isa::kRegAP_CTRL);
+  EXPECT_EQ(ctrl, isa::kAP_DONE | isa::kAP_READY | isa::kAP_IDLE);  // AP_START was accepted (cleared)
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL), isa::kAP_IDLE);        // DONE and READY cleared on read
+  EXPECT_EQ(b.waitDone(1ms), WaitOutcome::TIMED_OUT);
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusDONE);
+  EXPECT_EQ(b.readRegister(isa::kRegITERATIONS), 99u);
+  EXPECT_EQ(b.readRegister(isa::kRegID), isa::kCORE_ID);
+  EXPECT_EQ(b.readRegister(isa::kRegISA_VERSION), isa::kIsaVersion);
+}
+
+TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
+  Loaded d(counterLoop(10));
+  HlsBackend& b = d.backend;
+  for (uint32_t reg : {isa::kRegSTATUS, isa::kRegHALT_PC, isa::kRegFAULT_INFO, isa::kRegCYCLES,
+                       isa::kRegWATCHDOG_STATE, isa::kRegID, isa::kRegISA_VERSION}) {
+    const uint32_t before = b.readRegister(reg);
+    b.writeRegister(reg, 0x5A5A5A5A);
+    EXPECT_EQ(b.readRegister(reg), before) << isa::registerName(reg);
+  }
+  writeRegister64(b, isa::kRegLOOP_BUDGET, 0x123456789ABCull);
+  EXPECT_EQ(readRegister64(b, isa::kRegLOOP_BUDGET), 0x123456789ABCull);
+  b.writeRegister(isa::kRegINSN_LIMIT, 77);
+  EXPECT_EQ(b.readRegister(isa::kRegINSN_LIMIT), 77u);
+  EXPECT_EQ(b.readRegister(0x5C), 0u);   // the gap in the map
+  EXPECT_EQ(b.readRegister(0x200), 0u);  // outside the window
+  b.writeRegister(0x200, 1);
+}
+
+TEST(Registers, InterruptStatusFollowsIerAndToggles) {
+  Loaded d(counterLoop(10));
+  HlsBackend& b = d.backend;
+  b.writeRegister(isa::kRegGIE, 0xFFFFFFFF);
+  EXPECT_EQ(b.readRegister(isa::kRegGIE), 1u);
+  b.writeRegister(isa::kRegIER, 0x1);  // done only
+  d.start();
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  EXPECT_EQ(b.readRegister(isa::kRegISR), 0x1u);
+  b.writeRegister(isa::kRegISR, 0x1);  // toggle to clear
+  EXPECT_EQ(b.readRegister(isa::kRegISR), 0u);
+  b.readRegister(isa::kRegAP_CTRL);
+  b.writeRegister(isa::kRegIER, 0x3);
+  d.start();
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  EXPECT_EQ(b.readRegister(isa::kRegISR), 0x3u);
+}
+
+TEST(Registers, RunningCoreShowsLiveStateAndIgnoresASecondStart) {
+  Loaded d(infiniteLoop());
+  HlsBackend& b = d.backend;
+  d.start();
+  while (b.slicesRun() < 2) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL) & (isa::kAP_IDLE | isa::kAP_DONE), 0u);
+  const uint32_t state = b.readRegister(isa::kRegWATCHDOG_STATE);
+  EXPECT_TRUE(watchdogArmed(state));
+  EXPECT_EQ(watchdogArms(state), 1u);
+  const uint64_t c1 = readRegister64(b, isa::kRegCYCLES);
+  std::this_thread::sleep_for(5ms);
+  EXPECT_GT(readRegister64(b, isa::kRegCYCLES), c1);
+  const uint64_t slices = b.slicesRun();
+  b.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);  // ignored while running
+  // PREEMPT stops it at a boundary; the core clears PREEMPT.
+  b.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  EXPECT_GE(b.slicesRun(), slices);
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusPREEMPTED);
+  EXPECT_EQ(b.readRegister(isa::kRegPREEMPT), 0u);
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL), isa::kAP_DONE | isa::kAP_READY | isa::kAP_IDLE);
+  std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL), isa::kAP_IDLE) << "the ignored start must not have been queued";
+  // The saved context is where PREEMPT stopped it.
+  uint32_t ctx[2];
+  ASSERT_TRUE(b.copyFromDevice(ctx, d.program->loaded().context, sizeof(ctx)).isOk());
+  EXPECT_EQ(ctx[isa::kCtxMAGIC], isa::kCONTEXT_MAGIC);
+  EXPECT_EQ(ctx[isa::kCtxPC], b.readRegister(isa::kRegHALT_PC));
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test

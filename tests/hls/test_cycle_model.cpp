@@ -1,0 +1,122 @@
+// The cycle model (docs/isa.md "Cycle model") as the hls device reports it:
+// each formula checked against values computed by hand from the doc, the
+// counter loop's cycles per iteration, and an elementwise ADD of 1M INT32.
+#include <gtest/gtest.h>
+
+#include "cycle_model.h"
+#include "hls/tensor_test_util.h"
+
+namespace nnfab::fabric::test {
+namespace {
+
+// Cycles of [li r1..r4, one instruction, halt] minus everything but that
+// instruction.
+uint64_t cyclesOf(uint64_t insn, const std::vector<uint8_t>& image, HlsBackendOptions options = smallDevice()) {
+  Asm a;
+  a.emit(insn::li(1, 16 * 1024));
+  a.emit(insn::li(2, 32 * 1024));
+  a.emit(insn::li(3, 48 * 1024));
+  a.emit(insn::li(4, 7));
+  a.emit(insn);
+  a.emit(insn::halt());
+  const Outcome out = run(a, image, image.size(), {}, options);
+  EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+  return out.report.cycles - programLoadCycles(a.code.size(), options.memLatency) - 4 - 1;
+}
+
+TEST(HlsCycleModel, CounterLoopTakesAtMostTwoCyclesPerIteration) {
+  const Outcome small = run(counterLoop(100000), {}, 64);
+  const Outcome large = run(counterLoop(1100000), {}, 64);
+  EXPECT_CORE_STATUS(large, isa::kStatusDONE);
+  const double perIteration = static_cast<double>(large.report.cycles - small.report.cycles) / 1000000.0;
+  EXPECT_LE(perIteration, 2.0);
+  EXPECT_EQ(perIteration, 2.0);  // add + blt, one cycle each, no bubble on the taken branch
+  RecordProperty("counter_loop_cycles_per_iteration", std::to_string(perIteration));
+}
+
+TEST(HlsCycleModel, ScalarInstructions) {
+  const std::vector<uint8_t> image(64 * 1024, 0);
+  EXPECT_EQ(cyclesOf(insn::nop(), image), 1u);
+  EXPECT_EQ(cyclesOf(insn::alu(isa::kFnMUL, 5, 1, 2), image), 1u);
+  EXPECT_EQ(cyclesOf(insn::alu(isa::kFnDIV, 5, 1, 2), image), 34u);  // scalar_div
+  EXPECT_EQ(cyclesOf(insn::ldw(5, 1, 0), image), 32u + 1);             // mem_latency + 1
+  EXPECT_EQ(cyclesOf(insn::ldb(5, 1, 3), image), 32u + 1);
+  EXPECT_EQ(cyclesOf(insn::stw(5, 1, 0), image), 1u);  // posted
+  EXPECT_EQ(cyclesOf(insn::brcmp(isa::kFnLT, 1, 2, 5), image), 1u);
+  HlsBackendOptions slowMemory = smallDevice();
+  slowMemory.memLatency = 100;
+  EXPECT_EQ(cyclesOf(insn::ldw(5, 1, 0), image, slowMemory), 101u);
+}
+
+TEST(HlsCycleModel, ProgramLoad) {
+  // 9 instructions = 72 bytes = 2 beats: 32 + 2 cycles before the first.
+  Asm a;
+  for (int i = 0; i < 8; ++i) a.emit(insn::nop());
+  a.emit(insn::halt());
+  const Outcome out = run(a, {}, 64);
+  EXPECT_EQ(out.report.cycles, 32u + 2 + 9);
+}
+
+TEST(HlsCycleModel, TensorFormulas) {
+  // ADD over [1,1,16,64] INT32: reads 2 * 4096 bytes = 128 beats, writes 64.
+  Descriptor d;
+  d.dim = {1, 1, 16, 64};
+  d.stride[0] = {0, 0, 64, 1};
+  d.stride[1] = {0, 0, 64, 1};
+  std::vector<uint8_t> image(64 * 1024, 0);
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 128);
+  // B broadcast along the innermost dimension: read once per row (16 x 4 bytes).
+  d.stride[1] = {0, 0, 1, 0};
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 64 + 1);
+  // A comparison writes BOOL8: 1024 bytes = 16 beats, reads dominate.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnLT, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 64 + 1);
+  // DIV: one element per cycle.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnDIV, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 1024);
+  // A zero dimension still fetches the descriptor.
+  d.dim = {0, 1, 16, 64};
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32);
+}
+
+TEST(HlsCycleModel, ElementwiseAddOfOneMillionInt32) {
+  constexpr uint32_t kElements = 1u << 20;
+  Descriptor d;
+  d.dim = {1, 1, 1, kElements};
+  d.stride[0] = {0, 0, 0, 1};
+  d.stride[1] = {0, 0, 0, 1};
+  std::vector<uint8_t> image(64 + 3 * 4 * kElements, 0);
+  put(image, 0, d.words());
+  std::vector<int32_t> a(kElements), b(kElements);
+  for (uint32_t i = 0; i < kElements; ++i) {
+    a[i] = static_cast<int32_t>(i * 2654435761u);
+    b[i] = static_cast<int32_t>(i) - 5;
+  }
+  const uint32_t offA = 64, offB = 64 + 4 * kElements, offD = 64 + 8 * kElements;
+  put(image, offA, a);
+  put(image, offB, b);
+  Asm p;
+  p.emit(insn::li(1, offD));
+  p.emit(insn::li(2, offA));
+  p.emit(insn::li(3, offB));
+  p.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0));
+  p.emit(insn::halt());
+  const Outcome out = run(p, image, image.size());
+  EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+  const std::vector<int32_t> sum = get<int32_t>(out.data, offD, kElements);
+  for (uint32_t i = 0; i < kElements; i += 4099) EXPECT_EQ(sum[i], int32_math::wrapAdd(a[i], b[i]));
+  // 8 MiB read = 131072 beats; 4 MiB written in parallel.
+  const uint64_t tensorCycles = out.report.cycles - programLoadCycles(5) - 3 - 1;
+  EXPECT_EQ(tensorCycles, 2u + 32 + 131072);
+  RecordProperty("add_1m_int32_cycles", std::to_string(tensorCycles));
+  RecordProperty("add_1m_int32_cycles_per_element", std::to_string(tensorCycles / double(kElements)));
+}
+
+TEST(HlsCycleModel, ResumeOverheadIsNotPartOfCycles) {
+  // What a scheduler pays per preemption, beyond CYCLES: save, reload, restore.
+  EXPECT_EQ(hls::resumeOverheadCycles(hls::kDefaultCycleParams, 64), 2 * (32u + 4) + 32 + 1);
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test

@@ -1,0 +1,126 @@
+// The HLS top function called directly, as a Vitis HLS C-simulation
+// testbench would: INSN_LIMIT slices, the context area's layout (the context
+// table of docs/isa.md), MODE.RESUME, the PREEMPT word, WATCHDOG_STATE.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "fabric/insn.h"
+#include "nnfab_core.h"
+#include "nnfab_isa.h"
+
+namespace nnfab {
+namespace {
+
+namespace in = fabric::insn;
+
+struct Top {
+  std::vector<uint64_t> prog;
+  std::vector<uint32_t> data = std::vector<uint32_t>(16, 0);
+  std::vector<uint32_t> ctx = std::vector<uint32_t>(isa::kCONTEXT_BYTES / 4, 0xDEADBEEF);
+  uint32_t preempt = 0;
+  uint32_t watchdog = 0, status = 0, haltPc = 0, faultInfo = 0, id = 0, version = 0;
+  uint64_t cycles = 0, iterations = 0, instret = 0;
+
+  void call(uint32_t mode, uint32_t insnLimit, uint64_t loopBudget = 0, uint64_t execBudget = 0) {
+    nnfab_core(prog.data(), data.data(), ctx.data(), static_cast<uint32_t>(prog.size() * 8),
+               static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
+               &status, &haltPc, &faultInfo, &cycles, &iterations, &instret, &id, &version);
+  }
+  uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
+};
+
+TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
+  Top t;
+  t.prog = {in::li(5, -9), in::wdarm(), in::wdarm(), in::li(6, 3), in::jmp(5, true),
+            in::alu(isa::kFnMUL, 7, 5, 6), in::wdoff(), in::stw(7, 0, 8), in::halt()};
+  t.call(0, 5);
+  EXPECT_EQ(t.status, isa::kStatusSLICE_END);
+  EXPECT_EQ(t.haltPc, 5u);
+  EXPECT_EQ(t.id, isa::kCORE_ID);
+  EXPECT_EQ(t.version, isa::kIsaVersion);
+  EXPECT_EQ(t.instret, 5u);
+  EXPECT_EQ(t.iterations, 1u);
+  EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs
+  // The context table.
+  EXPECT_EQ(t.ctx[isa::kCtxMAGIC], isa::kCONTEXT_MAGIC);
+  EXPECT_EQ(t.ctx[isa::kCtxPC], 5u);
+  EXPECT_EQ(t.ctx[isa::kCtxWD_ARMED], 1u);
+  EXPECT_EQ(t.ctx[isa::kCtxWD_ARMS], 2u);
+  const uint64_t load = isa::kCycle_mem_latency + 2;  // 72 bytes: 2 beats
+  EXPECT_EQ(t.ctx64(isa::kCtxLOOP_START), load + 2);  // the second WDARM issued at cycle load + 2
+  EXPECT_EQ(t.ctx64(isa::kCtxCYCLES), load + 5);
+  EXPECT_EQ(t.ctx64(isa::kCtxITERATIONS), 1u);
+  EXPECT_EQ(t.ctx64(isa::kCtxINSTRET), 5u);
+  EXPECT_EQ(t.ctx[isa::kCtxREGS + 0], 0u);
+  EXPECT_EQ(t.ctx[isa::kCtxREGS + 5], static_cast<uint32_t>(-9));
+  EXPECT_EQ(t.ctx[isa::kCtxREGS + 6], 3u);
+  EXPECT_EQ(t.ctx[isa::kCtxREGS + 31], 0u);
+
+  t.call(isa::kModeResume, 0);
+  EXPECT_EQ(t.status, isa::kStatusDONE);
+  EXPECT_EQ(static_cast<int32_t>(t.data[2]), -27);
+  EXPECT_EQ(t.instret, 9u);
+  EXPECT_EQ(t.cycles, load + 9);
+  EXPECT_EQ(t.watchdog, 2u);  // disarmed, count kept
+}
+
+TEST(HlsTopFunction, PreemptWordStopsAtTheFirstBoundary) {
+  Top t;
+  t.prog = {in::li(1, 1), in::halt()};
+  t.preempt = isa::kPreemptRequest;
+  t.call(0, 0);
+  EXPECT_EQ(t.status, isa::kStatusPREEMPTED);
+  EXPECT_EQ(t.haltPc, 0u);
+  EXPECT_EQ(t.instret, 0u);
+  EXPECT_EQ(t.ctx[isa::kCtxMAGIC], isa::kCONTEXT_MAGIC);
+  t.preempt = 0;
+  t.call(isa::kModeResume, 0);
+  EXPECT_EQ(t.status, isa::kStatusDONE);
+  EXPECT_EQ(t.instret, 2u);
+}
+
+TEST(HlsTopFunction, ResumeRejectsAContextItCannotHaveWritten) {
+  Top t;
+  t.prog = {in::halt()};
+  t.call(0, 0);
+  ASSERT_EQ(t.status, isa::kStatusDONE);
+  t.call(isa::kModeResume, 0);  // ctx was never written: 0xDEADBEEF
+  EXPECT_EQ(t.status, isa::kStatusBAD_CONTEXT);
+  EXPECT_EQ(t.faultInfo, 0xDEADBEEFu);
+  std::fill(t.ctx.begin(), t.ctx.end(), 0u);
+  t.ctx[isa::kCtxMAGIC] = isa::kCONTEXT_MAGIC;
+  t.ctx[isa::kCtxREGS] = 5;  // r0 must be 0
+  t.call(isa::kModeResume, 0);
+  EXPECT_EQ(t.status, isa::kStatusBAD_CONTEXT);
+  t.ctx[isa::kCtxREGS] = 0;
+  t.ctx[isa::kCtxWD_ARMED] = 2;
+  t.call(isa::kModeResume, 0);
+  EXPECT_EQ(t.status, isa::kStatusBAD_CONTEXT);
+  t.ctx[isa::kCtxWD_ARMED] = 0;
+  t.call(isa::kModeResume, 0);
+  EXPECT_EQ(t.status, isa::kStatusDONE);
+}
+
+TEST(HlsTopFunction, BudgetsStopAtTheExactBoundary) {
+  // wdarm at cycle L (after the program load), then a 1-cycle infinite loop:
+  // LOOP_TIMEOUT at the first boundary where CYCLES - LOOP_START > budget.
+  Top t;
+  t.prog = {in::wdarm(), in::jmp(1)};
+  const uint64_t load = isa::kCycle_mem_latency + 1;
+  t.call(0, 0, /*loopBudget=*/1000);
+  EXPECT_EQ(t.status, isa::kStatusLOOP_TIMEOUT);
+  EXPECT_EQ(t.cycles - load, 1001u);
+  EXPECT_EQ(t.haltPc, 1u);
+  // EXEC_BUDGET: stops when CYCLES reaches it.
+  t.call(0, 0, 0, /*execBudget=*/5000);
+  EXPECT_EQ(t.status, isa::kStatusEXEC_TIMEOUT);
+  EXPECT_EQ(t.cycles, 5000u);
+  // An unarmed loop ignores LOOP_BUDGET.
+  t.prog = {in::nop(), in::jmp(1)};
+  t.call(0, 0, 10, 3000);
+  EXPECT_EQ(t.status, isa::kStatusEXEC_TIMEOUT);
+}
+
+}  // namespace
+}  // namespace nnfab
