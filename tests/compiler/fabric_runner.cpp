@@ -1,0 +1,124 @@
+#include "fabric_runner.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <memory>
+
+#include "backends/hls_backend.h"
+#include "compiler/disassembler.h"
+#include "cpu/cpu_executor.h"
+#include "fabric/device_program.h"
+
+namespace nnfab::compiler::test {
+namespace {
+
+backends::HlsBackend& backend() {
+  static backends::HlsBackend instance([] {
+    backends::HlsBackendOptions o;
+    o.memoryBytes = uint64_t{64} << 20;
+    return o;
+  }());
+  return instance;
+}
+
+}  // namespace
+
+FabricRun runOnFabric(const Model& model, const std::vector<TensorValue>& inputs,
+                      std::chrono::nanoseconds loopTimeout) {
+  FabricRun run;
+  StepSpec step;
+  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
+  step.inputs = model.main.inputIndexes;
+  step.outputs = model.main.outputIndexes;
+  std::vector<Dimensions> dims;
+  for (const TensorValue& v : inputs) dims.push_back(v.dimensions);
+  auto program = compile(model, step, dims);
+  if (!program.isOk()) {
+    run.compileStatus = program.status();
+    return run;
+  }
+  run.compiled = true;
+  run.program = *program;
+  auto loaded = fabric::DeviceProgram::load(backend(), program->code, program->dataImage, program->dataBytes);
+  if (!loaded.isOk()) {
+    run.status = loaded.status();
+    return run;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IoSlot& slot = program->inputs[i];
+    if (inputs[i].data.size() != slot.bytes) {
+      run.status = generalFailure(fmt::format("input {} has {} bytes, its slot {}", i, inputs[i].data.size(), slot.bytes));
+      return run;
+    }
+    if (Status s = loaded->writeData(slot.offset, inputs[i].data.data(), slot.bytes); !s.isOk()) {
+      run.status = s;
+      return run;
+    }
+  }
+  fabric::CoreDriver driver(backend());
+  fabric::RunLimits limits;
+  limits.loopTimeout = loopTimeout;
+  auto report = driver.run(loaded->loaded(), limits);
+  if (!report.isOk()) {
+    run.status = report.status();
+    return run;
+  }
+  run.report = *report;
+  run.status = report->status;
+  if (!run.status.isOk()) return run;
+  if (!report->completed()) {
+    run.status = generalFailure("the core stopped before the program finished");
+    return run;
+  }
+  for (const IoSlot& slot : program->outputs) {
+    TensorValue v;
+    v.type = slot.type;
+    v.dimensions = slot.dimensions;
+    v.data.resize(slot.bytes);
+    if (Status s = loaded->readData(slot.offset, v.data.data(), slot.bytes); !s.isOk()) {
+      run.status = s;
+      return run;
+    }
+    run.outputs.push_back(std::move(v));
+  }
+  return run;
+}
+
+ExecutionResult runOnCpu(const Model& model, const std::vector<TensorValue>& inputs,
+                         std::chrono::nanoseconds loopTimeout) {
+  auto cpu = cpu::CpuExecutor::prepare(model);
+  if (!cpu.isOk()) {
+    ExecutionResult r;
+    r.status = cpu.status();
+    return r;
+  }
+  ExecutionOptions options;
+  options.loopTimeout = loopTimeout;
+  return (*cpu)->execute(inputs, options);
+}
+
+std::string compareWithCpu(const ExecutionResult& cpu, const FabricRun& fabric) {
+  if (!fabric.compiled) return "did not compile: " + fabric.compileStatus.message();
+  if (cpu.status.code() != fabric.status.code()) {
+    return fmt::format("cpu status {} ({}), fabric {} ({})", toString(cpu.status.code()), cpu.status.message(),
+                       toString(fabric.status.code()), fabric.status.message());
+  }
+  if (!cpu.status.isOk()) return "";
+  if (cpu.outputs.size() != fabric.outputs.size()) return "different output counts";
+  for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+    const TensorValue& a = cpu.outputs[i];
+    const TensorValue& b = fabric.outputs[i];
+    if (a.type != b.type) return fmt::format("output {}: type {} vs {}", i, toString(a.type), toString(b.type));
+    if (a.dimensions != b.dimensions) {
+      return fmt::format("output {}: dims [{}] vs [{}]", i, fmt::join(a.dimensions, ","), fmt::join(b.dimensions, ","));
+    }
+    if (a.data != b.data) {
+      return fmt::format("output {}: bytes differ: cpu [{}] fabric [{}]\n{}", i, fmt::join(a.data, ","),
+                         fmt::join(b.data, ","), disassemble(fabric.program));
+    }
+  }
+  return "";
+}
+
+}  // namespace nnfab::compiler::test

@@ -1,0 +1,118 @@
+// `nnfab disasm` as a user runs it: the listing alone on stdout (exit 0),
+// the reason on stderr with exit 1 when the model is not fabric-supported or
+// does not compile, exit 2 on usage errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "compiler_test_util.h"
+#include "model/json_io.h"
+#include "support/loop_models.h"
+#include "support/model_builder.h"
+
+namespace nnfab::compiler::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class DisasmCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("nnfab_disasm_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome nnfab(const std::string& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string command = std::string("cd ") + NNFAB_SOURCE_ROOT + " && " + NNFAB_CLI_PATH + " " + args +
+                                " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(command.c_str());
+    Outcome o;
+    o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+  }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(DisasmCli, PrintsTheListing) {
+  const Outcome o = nnfab("disasm examples/while_sum.json");
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_TRUE(o.err.empty()) << o.err;
+  EXPECT_EQ(o.out.rfind("; nnfab program: ", 0), 0u) << o.out;
+  EXPECT_NE(o.out.find("wdarm"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(", L0 !"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("halt 0"), std::string::npos) << o.out;
+}
+
+TEST_F(DisasmCli, InputsFileGivesTheShapes) {
+  // x declared with an unknown dimension: its shape comes from --inputs.
+  testing::SubgraphBuilder main;
+  const uint32_t x = main.input(I32, {0});
+  const uint32_t y = main.output(I32, {0});
+  main.op(OperationType::NEG, {x}, {y});
+  Model m;
+  m.main = main.build();
+  const fs::path model = write("m.json", writeModel(m));
+  const Outcome without = nnfab("disasm " + model.string());
+  EXPECT_EQ(without.exitCode, 1);
+  EXPECT_NE(without.err.find("--inputs"), std::string::npos) << without.err;
+  const fs::path inputs = write("in.json", writeInputs({testing::int32s({5}, {1, 2, 3, 4, 5})}));
+  const Outcome with = nnfab("disasm " + model.string() + " --inputs " + inputs.string());
+  EXPECT_EQ(with.exitCode, 0) << with.err;
+  EXPECT_NE(with.out.find("tneg.int32"), std::string::npos) << with.out;
+  EXPECT_NE(with.out.find("TENSOR_INT32 [5]"), std::string::npos) << with.out;
+}
+
+TEST_F(DisasmCli, UnsupportedOrUncompilableIsExitOne) {
+  const Outcome o = nnfab("disasm examples/if_abs_scale.json");
+  EXPECT_EQ(o.exitCode, 1);
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("not supported by the fabric"), std::string::npos) << o.err;
+
+  const fs::path deep = write("deep.json", writeModel(testing::deepWhileChain(100)));
+  const Outcome d = nnfab("disasm " + deep.string());
+  EXPECT_EQ(d.exitCode, 1);
+  EXPECT_NE(d.err.find("does not compile"), std::string::npos) << d.err;
+}
+
+TEST_F(DisasmCli, UsageErrorsAreExitTwo) {
+  EXPECT_EQ(nnfab("disasm").exitCode, 2);
+  EXPECT_EQ(nnfab("disasm " + (dir_ / "missing.json").string()).exitCode, 2);
+  EXPECT_EQ(nnfab("disasm examples/while_sum.json --bogus").exitCode, 2);
+  const Outcome bad = nnfab("disasm " + write("bad.json", "{").string());
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_FALSE(bad.err.empty());
+}
+
+}  // namespace
+}  // namespace nnfab::compiler::test
