@@ -17,5 +17,7 @@ inline constexpr int kExitUsage = 2;
 std::function<int()> addRunCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addDevicesCommand(CLI::App& app);
+std::function<int()> addPartitionCommand(CLI::App& app);
+std::function<int()> addDisasmCommand(CLI::App& app);
 
 }  // namespace nnfab::cli

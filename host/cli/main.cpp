@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   add(addRunCommand);
   add(addValidateCommand);
   add(addDevicesCommand);
+  add(addPartitionCommand);
+  add(addDisasmCommand);
 
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "model/execution.h"
 #include "model/model.h"
 #include "model/status.h"
+#include "runtime/plan.h"
 
 namespace nnfab {
 
@@ -51,13 +52,17 @@ class Device {
                                                    std::vector<std::string>* why) const = 0;
   virtual Result<std::unique_ptr<PreparedModel>> prepare(const Model& model,
                                                          const PrepareOptions& options) const = 0;
+  // How this device splits a valid model between itself and the CPU executor
+  // (`nnfab partition`). The default: the whole main subgraph is one CPU step.
+  virtual runtime::Plan partition(const Model& model) const;
 };
 
 // Every device this build has, most hardware-like first.
 const std::vector<const Device*>& allDevices();
 // nullptr if no such device is built.
 const Device* findDevice(std::string_view name);
-// The most hardware-like device that is built.
+// The device `nnfab run` uses without --device: `cpu` until a fabric device
+// is the better default for everyone (the Verilator `sim` device).
 const Device& defaultDevice();
 
 }  // namespace nnfab

@@ -1,0 +1,71 @@
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/file_io.h"
+#include "model/json_io.h"
+#include "runtime/cpu_device.h"
+#include "runtime/device.h"
+#include "validation/validate.h"
+
+namespace nnfab::cli {
+namespace {
+
+struct PartitionArgs {
+  std::string modelPath;
+  std::string device;
+};
+
+int fail(const std::string& message) {
+  fmt::print(stderr, "nnfab: {}\n", message);
+  return kExitErrorStatus;
+}
+
+int partition(const PartitionArgs& args) {
+  // Without --device: the most hardware-like device, whose plan is the
+  // interesting one (the default device for `run` is cpu).
+  const Device* device = allDevices().front();
+  if (!args.device.empty()) {
+    device = findDevice(args.device);
+    if (!device) {
+      std::string names;
+      for (const Device* d : allDevices()) names += (names.empty() ? "" : ", ") + std::string(d->name());
+      return usageError(fmt::format("unknown device '{}' (this build has: {})", args.device, names));
+    }
+  }
+  std::string error;
+  const auto text = readFile(args.modelPath, &error);
+  if (!text) return usageError(error);
+  auto model = parseModel(*text);
+  if (!model.isOk()) return fail("model file " + args.modelPath + ": " + model.status().message());
+  if (Status status = validateModel(*model); !status.isOk()) {
+    return fail("invalid model: " + status.message());
+  }
+  std::vector<std::string> why;
+  const std::vector<bool> onCpu = cpuDevice().getSupportedOperations(*model, &why);
+  for (size_t i = 0; i < onCpu.size(); ++i) {
+    if (!onCpu[i]) {
+      return fail(fmt::format("main operation {} ({}) cannot run on any device: {}", i,
+                              toString(model->main.operations[i].type), why[i]));
+    }
+  }
+  fmt::print("{}", runtime::formatPlan(*model, device->partition(*model), device->name()));
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> addPartitionCommand(CLI::App& app) {
+  auto args = std::make_shared<PartitionArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "partition", "Print how a device splits a model between the fabric and the CPU");
+  cmd->add_option("model", args->modelPath, "Model file (JSON)")->required();
+  cmd->add_option("--device", args->device,
+                  "Device name (see 'nnfab devices'); default: the most hardware-like built");
+  return [args] { return partition(*args); };
+}
+
+}  // namespace nnfab::cli

@@ -1,0 +1,126 @@
+#include "runtime/fabric_device.h"
+
+#include <spdlog/spdlog.h>
+
+#include "compiler/compiler.h"
+#include "cpu/cpu_executor.h"
+#include "runtime/fabric_performance.h"
+#include "runtime/plan_executor.h"
+#include "validation/validate.h"
+
+namespace nnfab {
+namespace {
+
+class FabricPreparedModel final : public PreparedModel {
+ public:
+  FabricPreparedModel(std::shared_ptr<const cpu::CpuExecutor> whole,
+                      std::unique_ptr<runtime::PlanExecutor> plan)
+      : whole_(std::move(whole)), plan_(std::move(plan)) {}
+
+  ExecutionResult execute(const std::vector<TensorValue>& inputs,
+                          const ExecutionOptions& options) const override {
+    // Nothing on the fabric: the CPU executor's own path, checks included.
+    if (!plan_) return whole_->execute(inputs, options);
+    ExecutionResult result;
+    if (options.deadline && Clock::now() >= *options.deadline) {
+      result.status = Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
+                             "the execution deadline passed before the execution started");
+      return result;
+    }
+    if (Status status = validateInputs(whole_->model(), inputs); !status.isOk()) {
+      result.status = std::move(status);
+      return result;
+    }
+    return plan_->execute(inputs, options);
+  }
+
+ private:
+  std::shared_ptr<const cpu::CpuExecutor> whole_;
+  std::unique_ptr<runtime::PlanExecutor> plan_;
+};
+
+bool isControlFlow(OperationType type) {
+  return type == OperationType::IF || type == OperationType::WHILE;
+}
+
+}  // namespace
+
+FabricDevice::FabricDevice(std::string name, std::string description, double clockMhz,
+                           runtime::FabricEngine::Factory factory)
+    : name_(std::move(name)),
+      description_(std::move(description)),
+      capabilities_(runtime::fabricCapabilities(clockMhz)),
+      engine_(std::make_unique<runtime::FabricEngine>(std::move(factory))) {}
+
+FabricDevice::~FabricDevice() = default;
+
+runtime::FabricTarget FabricDevice::target() const {
+  runtime::FabricTarget target;
+  target.name = name_;
+  target.capabilities = capabilities_;
+  target.supports = [](const Model& model, uint32_t subgraph, uint32_t operation, std::string* why) {
+    return compiler::isOperationSupported(model, subgraph, operation, why);
+  };
+  return target;
+}
+
+std::vector<bool> FabricDevice::getSupportedOperations(const Model& model,
+                                                       std::vector<std::string>* why) const {
+  const size_t count = model.main.operations.size();
+  std::vector<bool> supported(count, false);
+  std::vector<std::string> reasons(count);
+  // The compiler's rules assume a valid model (as a HAL driver, §6.1).
+  if (Status status = validateModel(model, ValidationMode::RUNTIME); !status.isOk()) {
+    for (auto& reason : reasons) reason = "the model is invalid: " + status.message();
+  } else {
+    for (uint32_t i = 0; i < count; ++i) {
+      std::string reason;
+      bool ok = compiler::isOperationSupported(model, 0, i, &reason);
+      if (ok && isControlFlow(model.main.operations[i].type) &&
+          runtime::hasOperandOfUnknownSize(model, 0, i)) {
+        ok = false;
+        reason = "an operand of unknown size: such control flow runs on the CPU";
+      }
+      if (!ok && reason.empty()) reason = "not supported by " + name_;
+      supported[i] = ok;
+      if (!ok) reasons[i] = std::move(reason);
+    }
+  }
+  if (why) *why = std::move(reasons);
+  return supported;
+}
+
+runtime::Plan FabricDevice::partition(const Model& model) const {
+  return runtime::partition(model, target());
+}
+
+Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
+                                                             const PrepareOptions& options) const {
+  if (options.deadline && Clock::now() >= *options.deadline) {
+    return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
+                  "the preparation deadline passed before preparation started");
+  }
+  // The CPU executor validates exactly as the cpu device does, runs every
+  // operation the fabric does not, and is the fallback of last resort.
+  auto prepared = cpu::CpuExecutor::prepare(model);
+  if (!prepared.isOk()) return std::move(prepared).takeStatus();
+  std::shared_ptr<const cpu::CpuExecutor> whole = std::move(prepared).value();
+
+  runtime::Plan plan = runtime::partition(whole->model(), target());
+  if (!plan.usesFabric()) {
+    return std::unique_ptr<PreparedModel>(std::make_unique<FabricPreparedModel>(whole, nullptr));
+  }
+  auto executor = std::make_unique<runtime::PlanExecutor>(whole, std::move(plan), *engine_);
+  if (Status status = executor->prepare(); !status.isOk()) {
+    if (status.code() == ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT) return status;
+    // A step sub-model the CPU executor refuses would be a partitioning bug;
+    // the whole model still runs on the CPU with the right results.
+    spdlog::warn("{}: partitioned preparation failed ({}), running the model on the CPU", name_,
+                 status.message());
+    executor.reset();
+  }
+  return std::unique_ptr<PreparedModel>(
+      std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor)));
+}
+
+}  // namespace nnfab

@@ -1,0 +1,43 @@
+// A fabric device: any FabricBackend (hls C-simulation today; Verilator RTL
+// and XRT cards later) behind NNAPI's Device interface. It reports the
+// fabric's supported operations (the compiler's rules), partitions models
+// between the fabric and the CPU executor, and runs them with PlanExecutor on
+// one backend instance that its executions share (serialised for now).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "runtime/device.h"
+#include "runtime/fabric_engine.h"
+#include "runtime/partition.h"
+
+namespace nnfab {
+
+class FabricDevice final : public Device {
+ public:
+  // `clockMhz`: the kernel clock the capabilities are derived at.
+  FabricDevice(std::string name, std::string description, double clockMhz,
+               runtime::FabricEngine::Factory factory);
+  ~FabricDevice() override;
+
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return description_; }
+  DeviceCapabilities capabilities() const override { return capabilities_; }
+  std::vector<bool> getSupportedOperations(const Model& model,
+                                           std::vector<std::string>* why) const override;
+  Result<std::unique_ptr<PreparedModel>> prepare(const Model& model,
+                                                 const PrepareOptions& options) const override;
+  runtime::Plan partition(const Model& model) const override;
+
+ private:
+  runtime::FabricTarget target() const;
+
+  std::string name_;
+  std::string description_;
+  DeviceCapabilities capabilities_;
+  // Created on first use, so that listing devices starts no backend.
+  std::unique_ptr<runtime::FabricEngine> engine_;
+};
+
+}  // namespace nnfab

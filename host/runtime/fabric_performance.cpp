@@ -1,0 +1,39 @@
+#include "runtime/fabric_performance.h"
+
+#include "nnfab_isa.h"
+
+namespace nnfab::runtime {
+namespace {
+
+// The CPU executor's measured costs on the project's machines (Release
+// build; docs/performance.md and docs/runtime.md "Capabilities").
+constexpr double kCpuWhileIterationNs = 45.0;   // counter loop: LESS i n; ADD i 1
+constexpr double kCpuIfNs = 33.0;               // one IF entered and left in a loop body
+constexpr double kCpuAddNsPerElement = 0.155;   // INT32 ADD, 1M elements, steady state
+
+// The cycle model (docs/isa.md): one instruction per cycle from on-chip
+// program memory, taken branches without a bubble.
+constexpr double kFabricWhileIterationCycles = 2.0;  // ADD + fused compare-and-branch (back edge)
+constexpr double kFabricIfCycles = 2.0;              // BZ to the else block + JMP over it
+// A two-source INT32 elementwise operation streams 8 source bytes per
+// element through the 64-byte read port: 8/64 cycle per element once the
+// fixed 2 + mem_latency cycles are amortised over a large tensor.
+constexpr double kFabricAddCyclesPerElement = 8.0 / isa::kMEM_BEAT_BYTES;
+
+PerformanceInfo ratio(double fabricNs, double cpuNs) {
+  const float r = static_cast<float>(fabricNs / cpuNs);
+  return {r, r};  // power is not modelled: it follows time
+}
+
+}  // namespace
+
+DeviceCapabilities fabricCapabilities(double clockMhz) {
+  const double nsPerCycle = 1000.0 / clockMhz;
+  DeviceCapabilities caps;
+  caps.whilePerformance = ratio(kFabricWhileIterationCycles * nsPerCycle, kCpuWhileIterationNs);
+  caps.ifPerformance = ratio(kFabricIfCycles * nsPerCycle, kCpuIfNs);
+  caps.tensorPerformance = ratio(kFabricAddCyclesPerElement * nsPerCycle, kCpuAddNsPerElement);
+  return caps;
+}
+
+}  // namespace nnfab::runtime

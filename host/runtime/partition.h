@@ -1,0 +1,45 @@
+// Splits a valid model between a fabric device and the CPU
+// (nnapi-semantics.md §6.3): maximal runs of fabric-supported operations are
+// FABRIC steps, the rest CPU steps; an IF/WHILE goes to the fabric whole when
+// the fabric supports it and is cheaper by the cost rule, runs whole on the
+// CPU when an operand has an unknown size, and is otherwise interpreted by
+// the host with its subgraphs partitioned in turn. See docs/runtime.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "model/model.h"
+#include "runtime/device.h"
+#include "runtime/plan.h"
+
+namespace nnfab::runtime {
+
+// Host-interpreted IF/WHILE nest at most this deep; deeper control flow runs
+// whole on the CPU executor, which handles any depth without recursion.
+inline constexpr uint32_t kMaxInterpretedDepth = 64;
+
+struct FabricTarget {
+  std::string name;  // "hls": how plans and reasons name the fabric
+  // Whether the fabric runs operation `operation` of `subgraph` (for IF/WHILE:
+  // with everything it references); `why` gets the reason when not.
+  std::function<bool(const Model&, uint32_t subgraph, uint32_t operation, std::string* why)>
+      supports;
+  DeviceCapabilities capabilities;
+};
+
+// `model` must be valid (validateModel, RUNTIME mode).
+Plan partition(const Model& model, const FabricTarget& fabric);
+
+// §6.3 rule 1: an IF/WHILE with an operand of unknown size (its own inputs
+// and outputs, or the inputs and outputs of the subgraphs it references).
+bool hasOperandOfUnknownSize(const Model& model, uint32_t subgraph, uint32_t operation);
+
+// §6.2: the cost of running an IF/WHILE whole on a device whose capabilities
+// are `caps`, every operation inside costing tensorPerformance (the CPU: all
+// 1.0). Iterative: any nesting depth.
+double controlFlowCost(const Model& model, uint32_t subgraph, uint32_t operation,
+                       const DeviceCapabilities& caps);
+
+}  // namespace nnfab::runtime

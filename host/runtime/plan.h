@@ -1,0 +1,64 @@
+// The execution plan of a model on a fabric device: per subgraph, the steps
+// that run it in operation order (nnapi-semantics.md §6.3). A FABRIC step is
+// compiled to one program; a CPU step is a sub-model on the CPU executor; an
+// interpreted IF/WHILE is run by the host, whose branch / cond / body
+// subgraphs have plans of their own. See docs/runtime.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace nnfab::runtime {
+
+enum class StepKind : uint8_t {
+  FABRIC,  // operations compiled together to one program
+  CPU,     // operations run by the CPU executor (IF/WHILE among them run whole)
+  IF,      // one IF interpreted by the host: children = {then, else}
+  WHILE,   // one WHILE interpreted by the host: children = {cond, body}
+};
+
+struct Step {
+  StepKind kind = StepKind::CPU;
+  uint32_t subgraph = 0;              // as Model::subgraph() indexes it
+  std::vector<uint32_t> operations;   // in execution order
+  // Operands crossing the step boundary, in first-use / production order.
+  // Inputs: values the step reads that an earlier step or the subgraph's
+  // inputs supply (constants, NO_VALUE and subgraph references excluded).
+  // Outputs: values the step writes that a later step reads or the subgraph
+  // outputs.
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+  // IF/WHILE: the subgraphs the host runs (plans in Plan::subgraphs).
+  uint32_t children[2] = {0, 0};
+  // Per operation (parallel to `operations`): why it is not on the fabric;
+  // empty for operations the fabric runs. For IF/WHILE steps: why the
+  // operation is not on the fabric as a whole.
+  std::vector<std::string> reasons;
+};
+
+struct SubgraphPlan {
+  bool planned = false;  // only main and subgraphs of interpreted IF/WHILE are
+  std::vector<Step> steps;
+  // Levels of host-interpreted IF/WHILE nested in this subgraph (0: none).
+  uint32_t height = 0;
+  // Whether any step here or in a nested plan runs on the fabric.
+  bool usesFabric = false;
+};
+
+struct Plan {
+  std::vector<SubgraphPlan> subgraphs;  // indexed like Model::subgraph(); [0] = main
+  const SubgraphPlan& main() const { return subgraphs.at(0); }
+  bool usesFabric() const { return !subgraphs.empty() && subgraphs[0].usesFabric; }
+};
+
+std::string_view toString(StepKind kind);
+
+// The plan as `nnfab partition` prints it: steps with their device, the
+// operations (index and type), interpreted IF/WHILE with their subgraphs'
+// plans nested below, and the reason for every operation not on the fabric.
+std::string formatPlan(const Model& model, const Plan& plan, std::string_view fabricName);
+
+}  // namespace nnfab::runtime

@@ -1,0 +1,384 @@
+#include "runtime/plan_executor.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <new>
+
+#include "runtime/partition.h"
+#include "runtime/step_model.h"
+
+namespace nnfab::runtime {
+namespace {
+
+bool isMissedDeadline(ErrorStatus code) {
+  return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT ||
+         code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+}
+
+// A step starts after the execution did: a deadline it finds passed was
+// missed during the execution, which NNAPI reports as TRANSIENT.
+Status duringExecution(Status status) {
+  if (status.code() != ErrorStatus::MISSED_DEADLINE_PERSISTENT) return status;
+  return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT, status.message());
+}
+
+bool allFullySpecified(const Subgraph& sg, const std::vector<uint32_t>& operands) {
+  for (uint32_t k : operands) {
+    const Operand& operand = sg.operands[k];
+    if (!isScalarType(operand.type) && !isFullySpecified(operand)) return false;
+  }
+  return true;
+}
+
+uint64_t nanosSince(Clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
+
+}  // namespace
+
+struct PlanExecutor::PreparedStep {
+  uint32_t index = 0;  // within its subgraph's plan
+  const Step* step = nullptr;
+  std::unique_ptr<ProgramCache> programs;  // FABRIC steps
+
+  // The step's operations as a CPU sub-model: prepared eagerly for CPU
+  // steps, on first need for the fallback of the others.
+  mutable std::mutex cpuMutex;
+  mutable bool cpuTried = false;
+  mutable std::unique_ptr<cpu::CpuExecutor> cpu;
+  mutable Status cpuStatus;
+
+  std::string where() const {
+    return fmt::format("subgraph {}, step {} ({})", step->subgraph, index, toString(step->kind));
+  }
+};
+
+struct PlanExecutor::Run {
+  const ExecutionOptions& options;
+  uint32_t depth = 0;  // host-interpreted IF/WHILE levels entered
+};
+
+namespace {
+// One more level of host interpretation while in scope.
+template <typename RunT>
+class Nested {
+ public:
+  explicit Nested(RunT& run) : run_(run) { ++run_.depth; }
+  ~Nested() { --run_.depth; }
+  Nested(const Nested&) = delete;
+  Nested& operator=(const Nested&) = delete;
+
+ private:
+  RunT& run_;
+};
+}  // namespace
+
+PlanExecutor::PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan plan,
+                           FabricEngine& engine)
+    : whole_(std::move(whole)), plan_(std::move(plan)), engine_(engine) {
+  const Model& m = model();
+  steps_.resize(plan_.subgraphs.size());
+  for (uint32_t s = 0; s < plan_.subgraphs.size(); ++s) {
+    const auto& steps = plan_.subgraphs[s].steps;
+    for (uint32_t t = 0; t < steps.size(); ++t) {
+      auto prepared = std::make_unique<PreparedStep>();
+      prepared->index = t;
+      prepared->step = &steps[t];
+      if (steps[t].kind == StepKind::FABRIC) {
+        compiler::StepSpec spec;
+        spec.subgraph = s;
+        spec.operations = steps[t].operations;
+        spec.inputs = steps[t].inputs;
+        spec.outputs = steps[t].outputs;
+        prepared->programs = std::make_unique<ProgramCache>(m, std::move(spec));
+      }
+      steps_[s].push_back(std::move(prepared));
+    }
+  }
+}
+
+PlanExecutor::~PlanExecutor() = default;
+
+Status PlanExecutor::prepare() {
+  const Model& m = model();
+  for (uint32_t s = 0; s < steps_.size(); ++s) {
+    const Subgraph& sg = m.subgraph(s);
+    for (const auto& prepared : steps_[s]) {
+      const Step& step = *prepared->step;
+      if (step.kind == StepKind::CPU) {
+        auto executor = cpuExecutorFor(*prepared);
+        if (!executor.isOk()) return std::move(executor).takeStatus().withContext(prepared->where());
+        continue;
+      }
+      if (step.kind != StepKind::FABRIC || !allFullySpecified(sg, step.inputs)) continue;
+      std::vector<Dimensions> dims;
+      for (uint32_t k : step.inputs) dims.push_back(sg.operands[k].dimensions);
+      const auto program = prepared->programs->get(dims);
+      if (!program->isOk()) continue;  // the CPU will run it
+      fabric::FabricBackend* backend = engine_.backend();
+      const uint64_t need = FabricEngine::memoryNeed(program->value());
+      if (backend && need > backend->memoryBytes()) {
+        return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                      fmt::format("{}: the program needs {} bytes of device memory, {} has {}",
+                                  prepared->where(), need, backend->name(), backend->memoryBytes()));
+      }
+    }
+  }
+  return Status::ok();
+}
+
+Result<const cpu::CpuExecutor*> PlanExecutor::cpuExecutorFor(const PreparedStep& prepared) const {
+  std::lock_guard<std::mutex> lock(prepared.cpuMutex);
+  if (!prepared.cpuTried) {
+    prepared.cpuTried = true;
+    auto executor = cpu::CpuExecutor::prepare(extractStepModel(model(), *prepared.step));
+    if (executor.isOk()) {
+      prepared.cpu = std::move(executor).value();
+    } else {
+      prepared.cpuStatus = std::move(executor).takeStatus();
+    }
+  }
+  if (!prepared.cpu) return prepared.cpuStatus;
+  return static_cast<const cpu::CpuExecutor*>(prepared.cpu.get());
+}
+
+PlanExecutor::Frame PlanExecutor::makeFrame(uint32_t subgraph) const {
+  const Subgraph& sg = model().subgraph(subgraph);
+  Frame frame(sg.operands.size());
+  for (size_t k = 0; k < sg.operands.size(); ++k) {
+    const Operand& operand = sg.operands[k];
+    if (operand.lifetime == OperandLifeTime::CONSTANT_COPY ||
+        operand.lifetime == OperandLifeTime::CONSTANT_REFERENCE) {
+      frame[k] = constantValue(operand);
+    }
+  }
+  return frame;
+}
+
+ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
+                                      const ExecutionOptions& options) const {
+  const Clock::time_point start = Clock::now();
+  ExecutionResult result;
+  try {
+    const Subgraph& main = model().main;
+    Frame frame = makeFrame(0);
+    for (size_t i = 0; i < main.inputIndexes.size() && i < inputs.size(); ++i) {
+      const TensorValue& input = inputs[i];
+      if (input.omitted) continue;  // no value: an operation that reads it fails
+      const Operand& declared = main.operands[main.inputIndexes[i]];
+      frame[main.inputIndexes[i]] =
+          makeValue(input.dimensions.empty() ? declared.dimensions : input.dimensions, input.data);
+    }
+    Run run{options};
+    if (Status status = runSubgraph(0, frame, run); !status.isOk()) {
+      result.status = std::move(status);
+      return result;
+    }
+    for (uint32_t k : main.outputIndexes) {
+      const Value& value = frame[k];
+      if (!value.present) {
+        result.outputs.clear();
+        result.status = generalFailure(fmt::format("main output operand {} was never written", k));
+        return result;
+      }
+      TensorValue out;
+      out.type = main.operands[k].type;
+      out.dimensions = value.dims;
+      out.data = *value.bytes;
+      result.outputs.push_back(std::move(out));
+    }
+    result.timing.onDeviceNs = nanosSince(start);
+    result.timing.inDriverNs = result.timing.onDeviceNs;
+  } catch (const std::bad_alloc&) {
+    result = ExecutionResult{};
+    result.status = Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT,
+                           "the host ran out of memory during the execution");
+  }
+  return result;
+}
+
+Status PlanExecutor::runSubgraph(uint32_t subgraph, Frame& frame, Run& run) const {
+  for (const auto& prepared : steps_[subgraph]) {
+    if (run.options.deadline && Clock::now() >= *run.options.deadline) {
+      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                    "the execution deadline passed during the execution")
+          .withContext(prepared->where());
+    }
+    Status status;
+    switch (prepared->step->kind) {
+      case StepKind::CPU: status = runCpu(*prepared, frame, run); break;
+      case StepKind::FABRIC: status = runFabric(*prepared, frame, run); break;
+      case StepKind::IF: status = runIf(*prepared, frame, run); break;
+      case StepKind::WHILE: status = runWhile(*prepared, frame, run); break;
+    }
+    if (!status.isOk()) return status;
+  }
+  return Status::ok();
+}
+
+Status PlanExecutor::runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const {
+  const Step& step = *prepared.step;
+  auto executor = cpuExecutorFor(prepared);
+  if (!executor.isOk()) return std::move(executor).takeStatus().withContext(prepared.where());
+  const Subgraph& sg = model().subgraph(step.subgraph);
+  std::vector<TensorValue> inputs(step.inputs.size());
+  for (size_t i = 0; i < step.inputs.size(); ++i) {
+    const Value& value = frame[step.inputs[i]];
+    if (!value.present) {
+      inputs[i].omitted = true;  // the operation reading it fails as on the CPU
+      continue;
+    }
+    inputs[i].type = sg.operands[step.inputs[i]].type;
+    inputs[i].dimensions = value.dims;
+    inputs[i].data = *value.bytes;
+  }
+  ExecutionResult result = executor.value()->execute(inputs, run.options);
+  if (!result.status.isOk()) {
+    return duringExecution(std::move(result.status)).withContext(prepared.where());
+  }
+  for (size_t j = 0; j < step.outputs.size(); ++j) {
+    TensorValue& out = result.outputs[j];
+    frame[step.outputs[j]] = makeValue(std::move(out.dimensions), std::move(out.data));
+  }
+  return Status::ok();
+}
+
+Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& run) const {
+  const Step& step = *prepared.step;
+  std::vector<const Value*> inputs;
+  std::vector<Dimensions> dims;
+  for (uint32_t k : step.inputs) {
+    // A missing value fails on the CPU exactly as the cpu device fails.
+    if (!frame[k].present) return runCpu(prepared, frame, run);
+    inputs.push_back(&frame[k]);
+    dims.push_back(frame[k].dims);
+  }
+  const auto program = prepared.programs->get(dims);
+  if (!program->isOk()) {
+    spdlog::debug("{}: not compiled for the fabric, runs on the CPU: {}", prepared.where(),
+                  program->status().message());
+    return runCpu(prepared, frame, run);
+  }
+  std::vector<Value> outputs;
+  Status status = engine_.run(program->value(), inputs, run.options, &outputs);
+  if (status.isOk()) {
+    for (size_t j = 0; j < step.outputs.size(); ++j) frame[step.outputs[j]] = std::move(outputs[j]);
+    return Status::ok();
+  }
+  if (isMissedDeadline(status.code())) {
+    // A loop timeout or the deadline is the execution's answer, not a fault.
+    return duringExecution(std::move(status)).withContext(prepared.where());
+  }
+  spdlog::debug("{}: the fabric run failed ({}: {}), retrying on the CPU", prepared.where(),
+                toString(status.code()), status.message());
+  return runCpu(prepared, frame, run);
+}
+
+bool PlanExecutor::inputsPresent(const PreparedStep& prepared, const Frame& frame) const {
+  const Subgraph& sg = model().subgraph(prepared.step->subgraph);
+  const Operation& op = sg.operations[prepared.step->operations[0]];
+  for (uint32_t k : op.inputs) {
+    if (sg.operands[k].lifetime == OperandLifeTime::SUBGRAPH) continue;
+    if (!frame[k].present) return false;
+  }
+  return true;
+}
+
+Status PlanExecutor::runIf(const PreparedStep& prepared, Frame& frame, Run& run) const {
+  // Missing values and nesting past the cap: the CPU runs the IF whole, so
+  // that where and how it fails is exactly the cpu device's.
+  if (run.depth >= kMaxInterpretedDepth || !inputsPresent(prepared, frame)) {
+    return runCpu(prepared, frame, run);
+  }
+  const Step& step = *prepared.step;
+  const Subgraph& sg = model().subgraph(step.subgraph);
+  const Operation& op = sg.operations[step.operations[0]];
+  const Value& condition = frame[op.inputs[0]];
+  if (condition.bytes->empty()) return runCpu(prepared, frame, run);
+  const uint32_t taken = (*condition.bytes)[0] != 0 ? step.children[0] : step.children[1];
+  const Subgraph& branch = model().subgraph(taken);
+
+  Frame inner = makeFrame(taken);
+  for (size_t i = 0; i < branch.inputIndexes.size(); ++i) {
+    inner[branch.inputIndexes[i]] = frame[op.inputs[3 + i]];
+  }
+  {
+    Nested<Run> nested(run);
+    if (Status status = runSubgraph(taken, inner, run); !status.isOk()) return status;
+  }
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    Value& produced = inner[branch.outputIndexes[i]];
+    if (!produced.present) {
+      return generalFailure(fmt::format("the branch did not produce output {}", i))
+          .withContext(prepared.where());
+    }
+    frame[op.outputs[i]] = std::move(produced);
+  }
+  return Status::ok();
+}
+
+Status PlanExecutor::runWhile(const PreparedStep& prepared, Frame& frame, Run& run) const {
+  if (run.depth >= kMaxInterpretedDepth || !inputsPresent(prepared, frame)) {
+    return runCpu(prepared, frame, run);
+  }
+  const Step& step = *prepared.step;
+  const Subgraph& sg = model().subgraph(step.subgraph);
+  const Operation& op = sg.operations[step.operations[0]];
+  const uint32_t condIndex = step.children[0];
+  const uint32_t bodyIndex = step.children[1];
+  const Subgraph& cond = model().subgraph(condIndex);
+  const Subgraph& body = model().subgraph(bodyIndex);
+  const size_t carried = body.outputIndexes.size();  // m + k
+
+  // The loop's values: input-output, state-only, input-only (§4.1).
+  std::vector<Value> values(op.inputs.size() - 2);
+  for (size_t j = 0; j < values.size(); ++j) values[j] = frame[op.inputs[2 + j]];
+
+  // NNAPI's loop timeout is per WHILE instance, from its start, checked each
+  // time the condition is true. Every iteration runs at least two steps,
+  // each microseconds long, so one clock read (~26 ns) per iteration is
+  // already amortised.
+  const Clock::time_point start = Clock::now();
+  const auto timeout = std::min(run.options.loopTimeout, kLoopTimeoutMaximum);
+  Frame condFrame = makeFrame(condIndex);
+  Frame bodyFrame = makeFrame(bodyIndex);
+  uint64_t iterations = 0;
+  Nested<Run> nested(run);
+  for (;;) {
+    for (size_t j = 0; j < cond.inputIndexes.size(); ++j) condFrame[cond.inputIndexes[j]] = values[j];
+    if (Status s = runSubgraph(condIndex, condFrame, run); !s.isOk()) return s;
+    const Value& decision = condFrame[cond.outputIndexes[0]];
+    if (!decision.present || decision.bytes->empty()) {
+      return generalFailure("the WHILE condition produced no value").withContext(prepared.where());
+    }
+    if ((*decision.bytes)[0] == 0) break;
+    const auto elapsed = Clock::now() - start;
+    if (elapsed > timeout) {
+      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                    fmt::format("the WHILE loop timed out after {} ms and {} iterations (loop "
+                                "timeout {} ms)",
+                                std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
+                                iterations,
+                                std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()))
+          .withContext(prepared.where());
+    }
+    for (size_t j = 0; j < body.inputIndexes.size(); ++j) bodyFrame[body.inputIndexes[j]] = values[j];
+    if (Status s = runSubgraph(bodyIndex, bodyFrame, run); !s.isOk()) return s;
+    for (size_t j = 0; j < carried; ++j) {
+      Value& produced = bodyFrame[body.outputIndexes[j]];
+      if (!produced.present) {
+        return generalFailure(fmt::format("the WHILE body did not produce output {}", j))
+            .withContext(prepared.where());
+      }
+      values[j] = produced;
+    }
+    ++iterations;
+  }
+  for (size_t i = 0; i < op.outputs.size(); ++i) frame[op.outputs[i]] = values[i];
+  return Status::ok();
+}
+
+}  // namespace nnfab::runtime

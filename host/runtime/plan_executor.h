@@ -1,0 +1,65 @@
+// Runs a partitioned model (plan.h) for one execution at a time, any number
+// of executions at once: operand values live per subgraph frame in host
+// memory; FABRIC steps compile for the actual input dimensions (cached) and
+// run on the FabricEngine; CPU steps run their sub-model on the CPU executor;
+// interpreted IF/WHILE run on the host with NNAPI's loop timeout. A FABRIC
+// step that cannot be compiled or run is retried on the CPU (partial
+// fallback, nnapi-semantics.md §6.4) unless a loop timeout or the deadline
+// ended it. Results and statuses equal the cpu device's. See docs/runtime.md.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cpu/cpu_executor.h"
+#include "model/execution.h"
+#include "model/status.h"
+#include "runtime/fabric_engine.h"
+#include "runtime/plan.h"
+#include "runtime/program_cache.h"
+#include "runtime/value.h"
+
+namespace nnfab::runtime {
+
+class PlanExecutor {
+ public:
+  // `whole` runs the entire model on the CPU and owns the model the plan
+  // describes; its model must outlive nothing else (the executor keeps it).
+  PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan plan, FabricEngine& engine);
+  ~PlanExecutor();
+
+  // Prepares every CPU step's sub-model and compiles every FABRIC step whose
+  // inputs all have static shapes. RESOURCE_EXHAUSTED_PERSISTENT when such a
+  // program can never fit the device memory.
+  Status prepare();
+
+  // `inputs` are already validated against the model.
+  ExecutionResult execute(const std::vector<TensorValue>& inputs, const ExecutionOptions& options) const;
+
+  const Plan& plan() const { return plan_; }
+  const Model& model() const { return whole_->model(); }
+
+ private:
+  struct PreparedStep;
+  struct Run;
+  using Frame = std::vector<Value>;
+
+  Frame makeFrame(uint32_t subgraph) const;
+  Status runSubgraph(uint32_t subgraph, Frame& frame, Run& run) const;
+  Status runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  Status runFabric(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  Status runIf(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  Status runWhile(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  // The step as a CPU sub-model, prepared on first use.
+  Result<const cpu::CpuExecutor*> cpuExecutorFor(const PreparedStep& prepared) const;
+  // Whether every value an interpreted IF/WHILE reads is present.
+  bool inputsPresent(const PreparedStep& prepared, const Frame& frame) const;
+
+  std::shared_ptr<const cpu::CpuExecutor> whole_;
+  Plan plan_;
+  FabricEngine& engine_;
+  std::vector<std::vector<std::unique_ptr<PreparedStep>>> steps_;  // [subgraph][step]
+};
+
+}  // namespace nnfab::runtime
