@@ -2,74 +2,28 @@
 // carrying only the result JSON, usage errors, the examples.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
+#include "support/cli_fixture.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-  std::chrono::milliseconds elapsed{0};
-};
+using Outcome = nnfab::test::CliOutcome;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class Cli : public ::testing::Test {
+class Cli : public nnfab::test::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("nnfab_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `nnfab ARGS` with stdout and stderr captured separately.
-  Outcome nnfab(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string("cd ") + NNFAB_SOURCE_ROOT + " && " + NNFAB_CLI_PATH +
-                                " " + args + " >" + out.string() + " 2>" + err.string();
-    const auto start = std::chrono::steady_clock::now();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    o.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - start);
-    o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-  }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path;
-  }
-
   // stdout must be one JSON document and nothing else.
   static Json result(const Outcome& o) {
     EXPECT_TRUE(Json::accept(o.out)) << "stdout is not just JSON:\n" << o.out;
     return Json::parse(o.out, nullptr, false);
   }
 
-  fs::path dir_;
 };
 
 TEST_F(Cli, RunsTheWhileExample) {
@@ -153,7 +107,7 @@ TEST_F(Cli, MalformedModelIsAnInvalidArgumentResult) {
 }
 
 TEST_F(Cli, InvalidModelNamesTheJsonPathOrPlace) {
-  std::string text = slurp(fs::path(NNFAB_SOURCE_ROOT) / "examples/while_sum.json");
+  std::string text = nnfab::test::slurpFile(fs::path(NNFAB_SOURCE_ROOT) / "examples/while_sum.json");
   text.replace(text.find("\"LESS\""), 6, "\"LESS_THAN\"");  // not an operation name
   const fs::path model = write("bad_op.json", text);
   const Outcome o = nnfab("run " + model.string() + " --inputs examples/while_sum.inputs.json");
@@ -186,7 +140,7 @@ TEST_F(Cli, ValidateReportsStatus) {
   o = nnfab("validate examples/while_sum.json --driver");
   EXPECT_EQ(o.exitCode, 0) << o.err;
 
-  std::string text = slurp(fs::path(NNFAB_SOURCE_ROOT) / "examples/while_sum.json");
+  std::string text = nnfab::test::slurpFile(fs::path(NNFAB_SOURCE_ROOT) / "examples/while_sum.json");
   // Make the condition's output TENSOR_INT32: a WHILE rule violation.
   text.replace(text.find("\"TENSOR_BOOL8\""), 14, "\"TENSOR_INT32\"");
   const fs::path model = write("bad_cond.json", text);

@@ -1,65 +1,22 @@
 // `nnfab partition` as a user runs it: the plan alone on stdout, errors on
 // stderr with exit 1, usage errors with exit 2.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "model/json_io.h"
 #include "runtime/runtime_models.h"
+#include "support/cli_fixture.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = nnfab::test::CliOutcome;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class PartitionCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("nnfab_partition_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Outcome nnfab(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string("cd ") + NNFAB_SOURCE_ROOT + " && " + NNFAB_CLI_PATH +
-                                " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-  }
-
-  fs::path write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path;
-  }
-
-  fs::path dir_;
-};
+class PartitionCli : public nnfab::test::CliFixture {};
 
 TEST_F(PartitionCli, PrintsTheCpuPlan) {
   const Outcome o = nnfab("partition examples/while_sum.json --device cpu");
