@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds nnfab and runs the demo: a model whose WHILE
-# loop sums 0..n-1, on the default device (the most hardware-like one built).
+# loop sums 0..n-1, on the default device (the most hardware-like one built:
+# `sim`, the RTL core under Verilator, where Verilator is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

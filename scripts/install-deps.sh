@@ -15,6 +15,10 @@ PACKAGES=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # clang + its runtime for the libFuzzer and sanitizer presets
   clang libclang-rt-14-dev
+  # RTL: Verilator co-simulation, yosys resource estimates, SystemC, XRT host API
+  verilator yosys libsystemc-dev libxrt-dev uuid-dev ccache
+  # sim/systemc/make_models.py writes the platform-model projection models
+  python3
 )
 
 missing=()

@@ -108,7 +108,8 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
 
   HostStop hostStop = HostStop::NONE;
   steady_clock::time_point stopRequestedAt{};
-  uint64_t lastCycles = std::numeric_limits<uint64_t>::max();  // the first poll counts as progress
+  uint64_t lastCycles = std::numeric_limits<uint64_t>::max();
+  uint64_t lastInstret = std::numeric_limits<uint64_t>::max();  // the first poll counts as progress
   steady_clock::time_point lastProgress = start;
   bool watchingLoop = false;
   uint32_t watchedArms = 0;
@@ -141,9 +142,12 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
                                 : std::string("the execution deadline passed (host watchdog; the core did not "
                                               "stop on PREEMPT and was reset)")));
     }
-    const uint64_t cycles = readRegister64(backend_, isa::kRegCYCLES);
-    if (cycles != lastCycles) {
-      lastCycles = cycles;
+    // Progress is an instruction retiring, not the cycle counter: a core
+    // stalled on a memory that never answers keeps counting cycles.
+    lastCycles = readRegister64(backend_, isa::kRegCYCLES);
+    const uint64_t instret = readRegister64(backend_, isa::kRegINSTRET);
+    if (instret != lastInstret) {
+      lastInstret = instret;
       lastProgress = now;
     } else if (now - lastProgress >= limits.hangTimeout) {
       return abandon(generalFailure(fmt::format("device {} did not respond: no progress for {} ms; it was reset",

@@ -42,7 +42,7 @@ struct RunLimits {
   std::chrono::nanoseconds pollInterval = std::chrono::milliseconds(1);
   // How long a core may take to honour PREEMPT before the driver resets it.
   std::chrono::nanoseconds preemptGrace = std::chrono::milliseconds(200);
-  // A running core whose CYCLES do not move for this long is hung.
+  // A running core that retires no instruction (INSTRET) for this long is hung.
   std::chrono::nanoseconds hangTimeout = std::chrono::seconds(10);
 };
 

@@ -3,12 +3,18 @@
 #ifdef NNFAB_HAS_HLS_DEVICE
 #include "runtime/hls_device.h"
 #endif
+#ifdef NNFAB_HAS_SIM_DEVICE
+#include "runtime/sim_device.h"
+#endif
 
 namespace nnfab {
 
 const std::vector<const Device*>& allDevices() {
   // Most hardware-like first; each fabric device exists where its backend is built.
   static const std::vector<const Device*> devices = {
+#ifdef NNFAB_HAS_SIM_DEVICE
+      &simDevice(),
+#endif
 #ifdef NNFAB_HAS_HLS_DEVICE
       &hlsDevice(),
 #endif
@@ -24,9 +30,16 @@ const Device* findDevice(std::string_view name) {
   return nullptr;
 }
 
-// hls is C-simulation, far slower than the CPU it is compared with: a user
-// who runs a model without naming a device wants the answer, so the default
-// stays `cpu` until the Verilator `sim` device takes over the demo.
-const Device& defaultDevice() { return cpuDevice(); }
+// The default is the most hardware-like device built: `sim` (the RTL under
+// Verilator) where Verilator is installed, else `cpu` (hls, the C-simulation
+// of the same ISA, is a reference model rather than a device one picks by
+// default).
+const Device& defaultDevice() {
+#ifdef NNFAB_HAS_SIM_DEVICE
+  return simDevice();
+#else
+  return cpuDevice();
+#endif
+}
 
 }  // namespace nnfab

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "backends/hls_backend.h"
@@ -87,10 +88,14 @@ struct ObservedHls {
   FabricDevice device;
 };
 
-TEST(HlsDevice, IsRegisteredFirstButCpuStaysTheDefault) {
+TEST(HlsDevice, IsRegisteredBeforeCpuAndTheDefaultIsTheRtlWhereBuilt) {
   ASSERT_NE(findDevice("hls"), nullptr);
-  EXPECT_EQ(allDevices().front()->name(), "hls");
-  EXPECT_EQ(defaultDevice().name(), "cpu");
+  // Most hardware-like first: sim (the RTL, where Verilator is installed),
+  // hls, cpu. The default is sim where it exists, else cpu.
+  const bool sim = findDevice("sim") != nullptr;
+  EXPECT_EQ(allDevices().front()->name(), std::string_view(sim ? "sim" : "hls"));
+  EXPECT_EQ(allDevices().back()->name(), "cpu");
+  EXPECT_EQ(defaultDevice().name(), std::string_view(sim ? "sim" : "cpu"));
 }
 
 TEST(HlsDevice, CapabilitiesFollowTheCycleModel) {

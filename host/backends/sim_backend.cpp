@@ -1,0 +1,169 @@
+#include "backends/sim_backend.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim_harness.h"
+
+namespace nnfab::backends {
+
+SimBackend::SimBackend(SimBackendOptions options)
+    : options_(std::move(options)), memory_(options_.memoryBytes), worker_([this] { workerLoop(); }) {}
+
+SimBackend::~SimBackend() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    shutdown_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void SimBackend::onWorker(Job job) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t ticket = ++posted_;
+  jobs_.emplace_back(ticket, std::move(job));
+  wake_.notify_all();
+  finished_.wait(lock, [&] { return completed_ >= ticket; });
+  if (jobError_) {
+    std::exception_ptr e = jobError_;
+    jobError_ = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+void SimBackend::observe(const sim::SimHarness& harness) {
+  cycles_.store(harness.cycle());
+  running_ = !harness.coreIdle();
+  if (harness.stops() != stopsSeen_) {
+    stopsSeen_ = harness.stops();
+    done_ = true;
+    events_.done = harness.lastStopCycle();
+    doneCv_.notify_all();
+  }
+}
+
+void SimBackend::workerLoop() {
+  // The model is created, clocked and destroyed on this thread only.
+  sim::HarnessConfig config;
+  config.memory = options_.memory;
+  config.traceFile = options_.traceFile;
+  sim::SimHarness harness(config, [this](uint64_t address) {
+    return memory_.map(address, sim::kBeatBytes, sim::kBeatBytes);
+  });
+  std::unique_lock<std::mutex> lock(mutex_);
+  observe(harness);
+  for (;;) {
+    if (!jobs_.empty()) {
+      auto [ticket, job] = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        job(harness);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      jobError_ = error;
+      observe(harness);
+      completed_ = ticket;
+      finished_.notify_all();
+      continue;
+    }
+    if (shutdown_) return;
+    if (running_) {
+      lock.unlock();
+      try {
+        harness.run(options_.batchCycles, /*untilIdle=*/true);
+      } catch (const std::exception& e) {
+        // An AXI protocol violation is a bug in the RTL: stop loudly.
+        std::fprintf(stderr, "sim backend: %s\n", e.what());
+        std::abort();
+      }
+      lock.lock();
+      observe(harness);
+      continue;
+    }
+    wake_.wait(lock, [this] { return shutdown_ || !jobs_.empty(); });
+  }
+}
+
+void SimBackend::writeRegister(uint32_t offset, uint32_t value) {
+  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes) return;
+  SimFault fault;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fault = fault_;
+  }
+  if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT) return;
+  onWorker([this, offset, value, fault](sim::SimHarness& h) {
+    const bool starting = offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0 && h.coreIdle();
+    if (starting && fault == SimFault::HANG) {
+      h.programMemory().hang();
+      h.dataMemory().hang();
+    }
+    const uint64_t stopsBefore = h.stops();
+    h.writeRegister(offset, value);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (starting) {
+      // The core accepts the start within the transaction.
+      events_ = SimRunEvents{};
+      events_.startAccepted = h.lastStartCycle();
+      if (h.stops() == stopsBefore) done_ = false;
+    }
+    if (offset == isa::kRegPREEMPT && (value & isa::kPreemptRequest) != 0) events_.preemptWritten = h.cycle();
+  });
+  if (offset == isa::kRegAP_CTRL) wake_.notify_all();
+}
+
+uint32_t SimBackend::readRegister(uint32_t offset) {
+  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes) return 0;
+  uint32_t value = 0;
+  onWorker([this, offset, &value](sim::SimHarness& h) {
+    value = h.readRegister(offset);
+    // AP_DONE is clear-on-read: the host has now seen it.
+    if (offset == isa::kRegAP_CTRL && (value & isa::kAP_DONE) != 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = false;
+    }
+  });
+  return value;
+}
+
+fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
+  // wait_for adds the timeout to now(): keep a "forever" from overflowing.
+  timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
+  std::unique_lock<std::mutex> lock(mutex_);
+  return doneCv_.wait_for(lock, timeout, [this] { return done_; }) ? fabric::WaitOutcome::DONE
+                                                                   : fabric::WaitOutcome::TIMED_OUT;
+}
+
+void SimBackend::reset() {
+  onWorker([](sim::SimHarness& h) { h.reset(); });
+  std::lock_guard<std::mutex> lock(mutex_);
+  done_ = false;
+  fault_ = SimFault::NONE;
+}
+
+void SimBackend::injectFault(SimFault fault) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fault_ = fault;
+  }
+  if (fault == SimFault::BUS_ERROR) onWorker([](sim::SimHarness& h) { h.dataMemory().failNextAccess(); });
+}
+
+void SimBackend::injectBusErrorAt(fabric::DeviceAddress address) {
+  onWorker([address](sim::SimHarness& h) {
+    h.programMemory().failAddress(address);
+    h.dataMemory().failAddress(address);
+  });
+}
+
+SimRunEvents SimBackend::lastRunEvents() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return events_;
+}
+
+}  // namespace nnfab::backends

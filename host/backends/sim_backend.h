@@ -1,0 +1,120 @@
+// The sim device's backend: the RTL core (rtl/) Verilated and clocked by the
+// harness of sim/ (AXI4 memory models over a DeviceMemory image, AXI4-Lite
+// register accesses as real transactions through the RTL). One worker
+// thread owns the model: it clocks it in batches while the core runs,
+// executes register accesses, resets and fault injections for the host
+// threads in between, and sleeps while the core is idle. Every result comes
+// from the RTL. docs/sim.md.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "axi_memory.h"
+#include "fabric/device_memory.h"
+#include "fabric/fabric_backend.h"
+#include "nnfab_isa.h"
+
+namespace nnfab::sim {
+class SimHarness;
+}
+
+namespace nnfab::backends {
+
+struct SimBackendOptions {
+  uint64_t memoryBytes = uint64_t{256} << 20;
+  double clockMhz = isa::kNOMINAL_CLOCK_MHZ;
+  sim::AxiMemoryConfig memory;  // latency, outstanding reads, write response latency
+  std::string traceFile;        // FST waveform of everything the backend clocks; empty: none
+  uint32_t batchCycles = 2048;  // cycles clocked between two looks at the host's requests
+};
+
+// Misbehaviour a test can inject; cleared by reset().
+enum class SimFault {
+  NONE,
+  HANG,            // from the next start on, the memory stops answering (both ports)
+  BUS_ERROR,       // the next data access is answered with SLVERR
+  IGNORE_PREEMPT,  // writes to PREEMPT never reach the core
+};
+
+// Cycles (of ap_clk, since the backend was created) at which the last run's
+// events happened; 0 when one did not happen.
+struct SimRunEvents {
+  uint64_t startAccepted = 0;   // the core left idle
+  uint64_t preemptWritten = 0;  // the host's PREEMPT write completed
+  uint64_t done = 0;            // the core was idle again (AP_DONE set)
+};
+
+class SimBackend final : public fabric::FabricBackend {
+ public:
+  explicit SimBackend(SimBackendOptions options = {});
+  ~SimBackend() override;
+  SimBackend(const SimBackend&) = delete;
+  SimBackend& operator=(const SimBackend&) = delete;
+
+  std::string_view name() const override { return "sim"; }
+  uint64_t memoryBytes() const override { return memory_.size(); }
+  double clockMhz() const override { return options_.clockMhz; }
+
+  Result<fabric::DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
+  void release(fabric::DeviceAddress address) override { memory_.release(address); }
+  Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return memory_.copyTo(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override {
+    return memory_.copyFrom(dst, src, bytes);
+  }
+
+  void writeRegister(uint32_t offset, uint32_t value) override;
+  uint32_t readRegister(uint32_t offset) override;
+  fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void reset() override;  // ap_rst_n; memory survives
+
+  void injectFault(SimFault fault);
+  // Every later access to the 64-byte beat at `address` gets SLVERR (until reset()).
+  void injectBusErrorAt(fabric::DeviceAddress address);
+
+  // ap_clk cycles clocked so far (register accesses and resets included).
+  uint64_t simulatedCycles() const { return cycles_.load(); }
+  SimRunEvents lastRunEvents() const;
+
+ private:
+  using Job = std::function<void(sim::SimHarness&)>;
+
+  // Runs `job` on the worker and waits for it; rethrows what it threw.
+  void onWorker(Job job);
+  void workerLoop();
+  void observe(const sim::SimHarness& harness);  // with mutex_ held
+
+  const SimBackendOptions options_;
+  fabric::DeviceMemory memory_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;      // worker: a job or shutdown
+  std::condition_variable finished_;  // callers: their job ran
+  std::condition_variable doneCv_;    // waitDone
+  std::deque<std::pair<uint64_t, Job>> jobs_;
+  uint64_t posted_ = 0;
+  uint64_t completed_ = 0;
+  std::exception_ptr jobError_;
+  bool shutdown_ = false;
+  bool running_ = false;    // the core is not idle
+  bool done_ = false;       // AP_DONE as the host would read it
+  uint64_t stopsSeen_ = 0;
+  SimFault fault_ = SimFault::NONE;
+  SimRunEvents events_;
+  std::atomic<uint64_t> cycles_{0};
+
+  std::thread worker_;
+};
+
+}  // namespace nnfab::backends

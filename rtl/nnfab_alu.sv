@@ -1,0 +1,70 @@
+// The one scalar ALU of docs/isa.md "ALU functions", shared by SALU, BRCMP
+// and the tensor unit's element path. Operands are 32-bit: INT32 as two's
+// complement, BOOL8 as a zero-extended byte, so one signed comparison serves
+// both types. DIV is not here: it is the iterative nnfab_divider.
+// W = 8 is the BOOL8 byte lane of the tensor vector path: unsigned byte
+// comparisons and no INT32 arithmetic (those functions give 0).
+`include "nnfab_isa.svh"
+
+module nnfab_alu #(
+    parameter int W = 32
+) (
+    input  logic [4:0]   fn,
+    input  logic [W-1:0] a,
+    input  logic [W-1:0] b,
+    input  logic [W-1:0] c,
+    output logic [W-1:0] y
+);
+  localparam logic [W-1:0] ZERO = '0;
+  localparam logic [W-1:0] ONE = {{(W - 1) {1'b0}}, 1'b1};
+  logic [W-1:0] arith;
+  logic lt, gt, eq;
+
+  assign eq = a == b;
+
+  generate
+    if (W == 32) begin : g_int32
+      logic signed [31:0] sa, sb;
+      logic [31:0] product, neg_a;
+      assign neg_a = 32'd0 - a;
+      assign sa = a;
+      assign sb = b;
+      assign lt = sa < sb;
+      assign gt = sb < sa;
+      assign product = a * b;
+      always_comb begin
+        case (fn)
+          NNFAB_FN_ADD: arith = a + b;
+          NNFAB_FN_SUB: arith = a - b;
+          NNFAB_FN_MUL: arith = product;
+          NNFAB_FN_MAX: arith = lt ? b : a;
+          NNFAB_FN_MIN: arith = gt ? b : a;
+          NNFAB_FN_ABS: arith = a[31] ? neg_a : a;
+          NNFAB_FN_NEG: arith = neg_a;
+          default: arith = ZERO;
+        endcase
+      end
+    end else begin : g_bool8
+      assign lt = a < b;
+      assign gt = b < a;
+      assign arith = ZERO;
+    end
+  endgenerate
+
+  always_comb begin
+    case (fn)
+      NNFAB_FN_EQ: y = eq ? ONE : ZERO;
+      NNFAB_FN_NE: y = eq ? ZERO : ONE;
+      NNFAB_FN_LT: y = lt ? ONE : ZERO;
+      NNFAB_FN_LE: y = gt ? ZERO : ONE;
+      NNFAB_FN_GT: y = gt ? ONE : ZERO;
+      NNFAB_FN_GE: y = lt ? ZERO : ONE;
+      NNFAB_FN_AND: y = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
+      NNFAB_FN_OR: y = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
+      NNFAB_FN_NOT: y = a == ZERO ? ONE : ZERO;
+      NNFAB_FN_SEL: y = (a != ZERO) ? b : c;
+      NNFAB_FN_MOV: y = a;
+      default: y = arith;
+    endcase
+  end
+endmodule

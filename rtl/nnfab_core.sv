@@ -1,0 +1,363 @@
+// nnfab core (docs/rtl.md): the ISA of docs/isa.md as a Vitis RTL kernel.
+// Port list fixed by the platform (AXI4-Lite control, m_axi_prog for the
+// program, m_axi_data for data, descriptors and the context).
+`include "nnfab_isa.svh"
+
+module nnfab_core (
+    input  wire         ap_clk,
+    input  wire         ap_rst_n,
+    /* verilator lint_off SYMRSVDWORD */
+    output wire         interrupt,
+    /* verilator lint_on SYMRSVDWORD */
+    input  wire         s_axi_control_awvalid,
+    output wire         s_axi_control_awready,
+    input  wire [6:0]   s_axi_control_awaddr,
+    input  wire         s_axi_control_wvalid,
+    output wire         s_axi_control_wready,
+    input  wire [31:0]  s_axi_control_wdata,
+    input  wire [3:0]   s_axi_control_wstrb,
+    output wire         s_axi_control_bvalid,
+    input  wire         s_axi_control_bready,
+    output wire [1:0]   s_axi_control_bresp,
+    input  wire         s_axi_control_arvalid,
+    output wire         s_axi_control_arready,
+    input  wire [6:0]   s_axi_control_araddr,
+    output wire         s_axi_control_rvalid,
+    input  wire         s_axi_control_rready,
+    output wire [31:0]  s_axi_control_rdata,
+    output wire [1:0]   s_axi_control_rresp,
+    output wire         m_axi_prog_arvalid,
+    input  wire         m_axi_prog_arready,
+    output wire [63:0]  m_axi_prog_araddr,
+    output wire [7:0]   m_axi_prog_arlen,
+    output wire [2:0]   m_axi_prog_arsize,
+    output wire [1:0]   m_axi_prog_arburst,
+    input  wire         m_axi_prog_rvalid,
+    output wire         m_axi_prog_rready,
+    input  wire [511:0] m_axi_prog_rdata,
+    input  wire [1:0]   m_axi_prog_rresp,
+    input  wire         m_axi_prog_rlast,
+    output wire         m_axi_data_awvalid,
+    input  wire         m_axi_data_awready,
+    output wire [63:0]  m_axi_data_awaddr,
+    output wire [7:0]   m_axi_data_awlen,
+    output wire [2:0]   m_axi_data_awsize,
+    output wire [1:0]   m_axi_data_awburst,
+    output wire         m_axi_data_wvalid,
+    input  wire         m_axi_data_wready,
+    output wire [511:0] m_axi_data_wdata,
+    output wire [63:0]  m_axi_data_wstrb,
+    output wire         m_axi_data_wlast,
+    input  wire         m_axi_data_bvalid,
+    output wire         m_axi_data_bready,
+    input  wire [1:0]   m_axi_data_bresp,
+    output wire         m_axi_data_arvalid,
+    input  wire         m_axi_data_arready,
+    output wire [63:0]  m_axi_data_araddr,
+    output wire [7:0]   m_axi_data_arlen,
+    output wire [2:0]   m_axi_data_arsize,
+    output wire [1:0]   m_axi_data_arburst,
+    input  wire         m_axi_data_rvalid,
+    output wire         m_axi_data_rready,
+    input  wire [511:0] m_axi_data_rdata,
+    input  wire [1:0]   m_axi_data_rresp,
+    input  wire         m_axi_data_rlast
+);
+  localparam logic [2:0] BEAT_SIZE = 3'd6;  // log2(MEM_BEAT_BYTES)
+  localparam logic [1:0] BURST_INCR = 2'b01;
+
+  logic rst;
+  assign rst = !ap_rst_n;
+
+  // Simulation observability (the Verilator harness reads it; no port).
+  logic sim_idle  /*verilator public_flat_rd*/;
+
+  // ------------------------------------------------------ control slave
+  logic ap_start, start_accepted, core_idle, core_done, preempt;
+  logic [63:0] prog_addr, data_addr, ctx_addr, loop_budget, exec_budget, cycles, iterations, instret;
+  logic [31:0] prog_size, data_size, mode, insn_limit, watchdog_state, status, halt_pc, fault_info;
+
+  assign sim_idle = core_idle;
+
+  nnfab_ctrl_slave u_ctrl (
+      .clk(ap_clk),
+      .rst(rst),
+      .awvalid(s_axi_control_awvalid),
+      .awready(s_axi_control_awready),
+      .awaddr(s_axi_control_awaddr),
+      .wvalid(s_axi_control_wvalid),
+      .wready(s_axi_control_wready),
+      .wdata(s_axi_control_wdata),
+      .wstrb(s_axi_control_wstrb),
+      .bvalid(s_axi_control_bvalid),
+      .bready(s_axi_control_bready),
+      .bresp(s_axi_control_bresp),
+      .arvalid(s_axi_control_arvalid),
+      .arready(s_axi_control_arready),
+      .araddr(s_axi_control_araddr),
+      .rvalid(s_axi_control_rvalid),
+      .rready(s_axi_control_rready),
+      .rdata(s_axi_control_rdata),
+      .rresp(s_axi_control_rresp),
+      .interrupt(interrupt),
+      .ap_start(ap_start),
+      .start_accepted(start_accepted),
+      .core_idle(core_idle),
+      .core_done(core_done),
+      .prog_addr(prog_addr),
+      .data_addr(data_addr),
+      .ctx_addr(ctx_addr),
+      .prog_size(prog_size),
+      .data_size(data_size),
+      .mode(mode),
+      .insn_limit(insn_limit),
+      .loop_budget(loop_budget),
+      .exec_budget(exec_budget),
+      .preempt(preempt),
+      .watchdog_state(watchdog_state),
+      .status(status),
+      .halt_pc(halt_pc),
+      .fault_info(fault_info),
+      .cycles(cycles),
+      .iterations(iterations),
+      .instret(instret)
+  );
+
+  // ------------------------------------------------- program memory
+  logic load_start, load_done, load_error, imem_we;
+  logic [63:0] load_addr;
+  logic [10:0] load_beats;
+  logic [31:0] load_error_addr;
+  logic [9:0] imem_waddr;
+  logic [511:0] imem_wdata;
+  logic [12:0] fetch_pc;
+  logic [63:0] insn;
+
+  // The loader counts beats; RLAST carries nothing it does not know.
+  logic unused_ok;
+  assign unused_ok = &{1'b0, m_axi_prog_rlast};
+
+  nnfab_prog_loader u_loader (
+      .clk(ap_clk),
+      .rst(rst),
+      .start(load_start),
+      .prog_addr(load_addr),
+      .beats(load_beats),
+      .done(load_done),
+      .error(load_error),
+      .error_addr(load_error_addr),
+      .arvalid(m_axi_prog_arvalid),
+      .arready(m_axi_prog_arready),
+      .araddr(m_axi_prog_araddr),
+      .arlen(m_axi_prog_arlen),
+      .rvalid(m_axi_prog_rvalid),
+      .rready(m_axi_prog_rready),
+      .rdata(m_axi_prog_rdata),
+      .rresp(m_axi_prog_rresp),
+      .imem_we(imem_we),
+      .imem_waddr(imem_waddr),
+      .imem_wdata(imem_wdata)
+  );
+  assign m_axi_prog_arsize = BEAT_SIZE;
+  assign m_axi_prog_arburst = BURST_INCR;
+
+  nnfab_imem u_imem (
+      .clk(ap_clk),
+      .we(imem_we),
+      .waddr(imem_waddr),
+      .wdata(imem_wdata),
+      .rd_pc(fetch_pc),
+      .insn(insn)
+  );
+
+  // ------------------------------------------------------ data port
+  // Clients (sequencer: loads, stores, context; tensor unit) take turns, so
+  // their requests are OR-combined.
+  logic s_rd_valid, t_rd_valid, rd_ready, r_valid, r_error, s_r_ready, t_r_ready;
+  logic [63:0] s_rd_addr, t_rd_addr;
+  logic [7:0] s_rd_len, t_rd_len;
+  logic s_sq_push, t_sq_push, sq_full;
+  logic [63:0] s_sq_addr, t_sq_addr, s_sq_strb, t_sq_strb;
+  logic [511:0] s_sq_data, t_sq_data;
+  logic bw_aw_valid, bw_aw_ready, bw_w_valid, bw_w_last, bw_w_ready;
+  logic [63:0] bw_aw_addr, bw_w_strb;
+  logic [7:0] bw_aw_len;
+  logic [511:0] bw_w_data;
+  logic writes_idle, reads_idle, drain, clear_error, bus_error;
+  logic [31:0] bus_error_addr;
+
+  nnfab_data_port u_port (
+      .clk(ap_clk),
+      .rst(rst),
+      .awvalid(m_axi_data_awvalid),
+      .awready(m_axi_data_awready),
+      .awaddr(m_axi_data_awaddr),
+      .awlen(m_axi_data_awlen),
+      .wvalid(m_axi_data_wvalid),
+      .wready(m_axi_data_wready),
+      .wdata(m_axi_data_wdata),
+      .wstrb(m_axi_data_wstrb),
+      .wlast(m_axi_data_wlast),
+      .bvalid(m_axi_data_bvalid),
+      .bready(m_axi_data_bready),
+      .bresp(m_axi_data_bresp),
+      .arvalid(m_axi_data_arvalid),
+      .arready(m_axi_data_arready),
+      .araddr(m_axi_data_araddr),
+      .arlen(m_axi_data_arlen),
+      .rvalid(m_axi_data_rvalid),
+      .rready(m_axi_data_rready),
+      .rresp(m_axi_data_rresp),
+      .rlast(m_axi_data_rlast),
+      .rd_valid(s_rd_valid || t_rd_valid),
+      .rd_addr(s_rd_valid ? s_rd_addr : t_rd_addr),
+      .rd_len(s_rd_valid ? s_rd_len : t_rd_len),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_error(r_error),
+      .r_ready(s_r_ready || t_r_ready),
+      .sq_push(s_sq_push || t_sq_push),
+      .sq_addr(s_sq_push ? s_sq_addr : t_sq_addr),
+      .sq_data(s_sq_push ? s_sq_data : t_sq_data),
+      .sq_strb(s_sq_push ? s_sq_strb : t_sq_strb),
+      .sq_full(sq_full),
+      .bw_aw_valid(bw_aw_valid),
+      .bw_aw_addr(bw_aw_addr),
+      .bw_aw_len(bw_aw_len),
+      .bw_aw_ready(bw_aw_ready),
+      .bw_w_valid(bw_w_valid),
+      .bw_w_data(bw_w_data),
+      .bw_w_strb(bw_w_strb),
+      .bw_w_last(bw_w_last),
+      .bw_w_ready(bw_w_ready),
+      .writes_idle(writes_idle),
+      .reads_idle(reads_idle),
+      .drain(drain),
+      .clear_error(clear_error),
+      .bus_error(bus_error),
+      .bus_error_addr(bus_error_addr)
+  );
+  assign m_axi_data_awsize = BEAT_SIZE;
+  assign m_axi_data_awburst = BURST_INCR;
+  assign m_axi_data_arsize = BEAT_SIZE;
+  assign m_axi_data_arburst = BURST_INCR;
+
+  // ------------------------------------------------------ sequencer
+  logic t_start, t_abort, t_busy, t_done, t_fault;
+  logic [4:0] t_fn;
+  logic [1:0] t_type;
+  logic [31:0] t_dst, t_src_a, t_src_b, t_src_c, t_desc, t_data_size, t_fault_info;
+  logic [63:0] t_data_addr;
+
+  nnfab_seq u_seq (
+      .clk(ap_clk),
+      .rst(rst),
+      .ap_start(ap_start),
+      .start_accepted(start_accepted),
+      .core_idle(core_idle),
+      .core_done(core_done),
+      .arg_prog_addr(prog_addr),
+      .arg_data_addr(data_addr),
+      .arg_ctx_addr(ctx_addr),
+      .arg_prog_size(prog_size),
+      .arg_data_size(data_size),
+      .arg_mode(mode),
+      .arg_insn_limit(insn_limit),
+      .arg_loop_budget(loop_budget),
+      .arg_exec_budget(exec_budget),
+      .preempt(preempt),
+      .watchdog_state(watchdog_state),
+      .status(status),
+      .halt_pc(halt_pc),
+      .fault_info(fault_info),
+      .cycles(cycles),
+      .iterations(iterations),
+      .instret(instret),
+      .load_start(load_start),
+      .load_addr(load_addr),
+      .load_beats(load_beats),
+      .load_done(load_done),
+      .load_error(load_error),
+      .load_error_addr(load_error_addr),
+      .fetch_pc(fetch_pc),
+      .insn(insn),
+      .rd_valid(s_rd_valid),
+      .rd_addr(s_rd_addr),
+      .rd_len(s_rd_len),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_error(r_error),
+      .r_data(m_axi_data_rdata),
+      .r_ready(s_r_ready),
+      .sq_push(s_sq_push),
+      .sq_addr(s_sq_addr),
+      .sq_data(s_sq_data),
+      .sq_strb(s_sq_strb),
+      .sq_full(sq_full),
+      .writes_idle(writes_idle),
+      .reads_idle(reads_idle),
+      .drain(drain),
+      .clear_error(clear_error),
+      .bus_error(bus_error),
+      .bus_error_addr(bus_error_addr),
+      .t_start(t_start),
+      .t_fn(t_fn),
+      .t_type(t_type),
+      .t_dst(t_dst),
+      .t_src_a(t_src_a),
+      .t_src_b(t_src_b),
+      .t_src_c(t_src_c),
+      .t_desc(t_desc),
+      .t_data_addr(t_data_addr),
+      .t_data_size(t_data_size),
+      .t_abort(t_abort),
+      .t_busy(t_busy),
+      .t_done(t_done),
+      .t_fault(t_fault),
+      .t_fault_info(t_fault_info)
+  );
+
+  // ---------------------------------------------------- tensor unit
+  nnfab_tensor u_tensor (
+      .clk(ap_clk),
+      .rst(rst),
+      .start(t_start),
+      .fn(t_fn),
+      .ty(t_type),
+      .dst(t_dst),
+      .src_a(t_src_a),
+      .src_b(t_src_b),
+      .src_c(t_src_c),
+      .desc(t_desc),
+      .data_addr(t_data_addr),
+      .data_size(t_data_size),
+      .abort(t_abort),
+      .writes_idle(writes_idle),
+      .busy(t_busy),
+      .done(t_done),
+      .fault(t_fault),
+      .fault_info(t_fault_info),
+      .rd_valid(t_rd_valid),
+      .rd_addr(t_rd_addr),
+      .rd_len(t_rd_len),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_last(m_axi_data_rlast),
+      .r_data(m_axi_data_rdata),
+      .r_ready(t_r_ready),
+      .sq_push(t_sq_push),
+      .sq_addr(t_sq_addr),
+      .sq_data(t_sq_data),
+      .sq_strb(t_sq_strb),
+      .sq_full(sq_full),
+      .bw_aw_valid(bw_aw_valid),
+      .bw_aw_addr(bw_aw_addr),
+      .bw_aw_len(bw_aw_len),
+      .bw_aw_ready(bw_aw_ready),
+      .bw_w_valid(bw_w_valid),
+      .bw_w_data(bw_w_data),
+      .bw_w_strb(bw_w_strb),
+      .bw_w_last(bw_w_last),
+      .bw_w_ready(bw_w_ready)
+  );
+endmodule

@@ -1,0 +1,228 @@
+// AXI4-Lite control slave and register file of docs/register-map.md, with
+// the ap_ctrl_hs handshake: AP_START set by the host and cleared when the
+// core accepts it, AP_DONE/AP_READY clear-on-read, AP_IDLE live; GIE/IER
+// masked, ISR toggle-on-write and set from IER when the core stops; PREEMPT
+// cleared by the core when it stops. Arguments are plain registers here; the
+// sequencer latches them when it accepts the start. AW and W are accepted in
+// either order; one transaction of each direction at a time.
+`include "nnfab_isa.svh"
+
+module nnfab_ctrl_slave (
+    input  logic        clk,
+    input  logic        rst,
+    // AXI4-Lite
+    input  logic        awvalid,
+    output logic        awready,
+    input  logic [6:0]  awaddr,
+    input  logic        wvalid,
+    output logic        wready,
+    input  logic [31:0] wdata,
+    input  logic [3:0]  wstrb,
+    output logic        bvalid,
+    input  logic        bready,
+    output logic [1:0]  bresp,
+    input  logic        arvalid,
+    output logic        arready,
+    input  logic [6:0]  araddr,
+    output logic        rvalid,
+    input  logic        rready,
+    output logic [31:0] rdata,
+    output logic [1:0]  rresp,
+    output logic        interrupt,
+    // to and from the core
+    output logic        ap_start,
+    input  logic        start_accepted,  // pulse: the core latched the arguments
+    input  logic        core_idle,
+    input  logic        core_done,       // pulse: the core stopped
+    output logic [63:0] prog_addr,
+    output logic [63:0] data_addr,
+    output logic [63:0] ctx_addr,
+    output logic [31:0] prog_size,
+    output logic [31:0] data_size,
+    output logic [31:0] mode,
+    output logic [31:0] insn_limit,
+    output logic [63:0] loop_budget,
+    output logic [63:0] exec_budget,
+    output logic        preempt,
+    input  logic [31:0] watchdog_state,
+    input  logic [31:0] status,
+    input  logic [31:0] halt_pc,
+    input  logic [31:0] fault_info,
+    input  logic [63:0] cycles,
+    input  logic [63:0] iterations,
+    input  logic [63:0] instret
+);
+  localparam int IRQ_BITS = 2;
+
+  logic aw_got, w_got;
+  logic [6:0] aw_q;
+  logic [31:0] w_q;
+  logic [3:0] strb_q;
+  logic ap_done, ap_ready, gie;
+  logic [IRQ_BITS-1:0] ier, isr;
+  logic [31:0] preempt_reg;
+  logic do_write, do_read;
+  logic [31:0] wmask, rd_value;
+  logic [7:0] woff, roff;
+
+  assign awready = !aw_got && !bvalid;
+  assign wready = !w_got && !bvalid;
+  assign do_write = aw_got && w_got && !bvalid;
+  assign bresp = 2'b00;
+  assign arready = !rvalid;
+  assign do_read = arvalid && arready;
+  assign rresp = 2'b00;
+  assign preempt = preempt_reg[NNFAB_PREEMPT_REQUEST_BIT];
+  assign interrupt = gie && (isr != '0);
+  assign wmask = {{8{strb_q[3]}}, {8{strb_q[2]}}, {8{strb_q[1]}}, {8{strb_q[0]}}};
+  assign woff = {1'b0, aw_q[6:2], 2'b00};
+  assign roff = {1'b0, araddr[6:2], 2'b00};
+
+  // Registers are words: the low address bits select nothing.
+  logic unused_ok;
+  assign unused_ok = &{1'b0, araddr[1:0], aw_q[1:0]};
+
+  // Arguments honour WSTRB; the handshake bits use byte 0.
+  function automatic [31:0] merge(input [31:0] old, input [31:0] value, input [31:0] mask);
+    merge = (old & ~mask) | (value & mask);
+  endfunction
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      aw_got <= 1'b0;
+      w_got <= 1'b0;
+      bvalid <= 1'b0;
+    end else begin
+      if (awvalid && awready) begin
+        aw_got <= 1'b1;
+        aw_q <= awaddr;
+      end
+      if (wvalid && wready) begin
+        w_got <= 1'b1;
+        w_q <= wdata;
+        strb_q <= wstrb;
+      end
+      if (do_write) begin
+        aw_got <= 1'b0;
+        w_got <= 1'b0;
+        bvalid <= 1'b1;
+      end
+      if (bvalid && bready) bvalid <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      ap_start <= 1'b0;
+      ap_done <= 1'b0;
+      ap_ready <= 1'b0;
+      gie <= 1'b0;
+      ier <= '0;
+      isr <= '0;
+      prog_addr <= '0;
+      data_addr <= '0;
+      ctx_addr <= '0;
+      prog_size <= '0;
+      data_size <= '0;
+      mode <= '0;
+      insn_limit <= '0;
+      loop_budget <= '0;
+      exec_budget <= '0;
+      preempt_reg <= '0;
+    end else begin
+      if (start_accepted) ap_start <= 1'b0;
+      if (do_read && roff == NNFAB_REG_AP_CTRL) begin
+        ap_done <= 1'b0;
+        ap_ready <= 1'b0;
+      end
+      if (do_write && strb_q[0]) begin
+        case (woff)
+          NNFAB_REG_AP_CTRL: if (w_q[NNFAB_BIT_AP_START] && core_idle) ap_start <= 1'b1;
+          NNFAB_REG_GIE: gie <= w_q[0];
+          NNFAB_REG_IER: ier <= w_q[IRQ_BITS-1:0];
+          NNFAB_REG_ISR: isr <= isr ^ w_q[IRQ_BITS-1:0];
+          default: ;
+        endcase
+      end
+      if (do_write) begin
+        case (woff)
+          NNFAB_REG_PROG_ADDR: prog_addr[31:0] <= merge(prog_addr[31:0], w_q, wmask);
+          NNFAB_REG_PROG_ADDR + 8'd4: prog_addr[63:32] <= merge(prog_addr[63:32], w_q, wmask);
+          NNFAB_REG_DATA_ADDR: data_addr[31:0] <= merge(data_addr[31:0], w_q, wmask);
+          NNFAB_REG_DATA_ADDR + 8'd4: data_addr[63:32] <= merge(data_addr[63:32], w_q, wmask);
+          NNFAB_REG_CTX_ADDR: ctx_addr[31:0] <= merge(ctx_addr[31:0], w_q, wmask);
+          NNFAB_REG_CTX_ADDR + 8'd4: ctx_addr[63:32] <= merge(ctx_addr[63:32], w_q, wmask);
+          NNFAB_REG_PROG_SIZE: prog_size <= merge(prog_size, w_q, wmask);
+          NNFAB_REG_DATA_SIZE: data_size <= merge(data_size, w_q, wmask);
+          NNFAB_REG_MODE: mode <= merge(mode, w_q, wmask);
+          NNFAB_REG_INSN_LIMIT: insn_limit <= merge(insn_limit, w_q, wmask);
+          NNFAB_REG_LOOP_BUDGET: loop_budget[31:0] <= merge(loop_budget[31:0], w_q, wmask);
+          NNFAB_REG_LOOP_BUDGET + 8'd4: loop_budget[63:32] <= merge(loop_budget[63:32], w_q, wmask);
+          NNFAB_REG_EXEC_BUDGET: exec_budget[31:0] <= merge(exec_budget[31:0], w_q, wmask);
+          NNFAB_REG_EXEC_BUDGET + 8'd4: exec_budget[63:32] <= merge(exec_budget[63:32], w_q, wmask);
+          NNFAB_REG_PREEMPT: preempt_reg <= merge(preempt_reg, w_q, wmask);
+          default: ;  // read-only registers ignore writes
+        endcase
+      end
+      // The stop wins over a host write in the same cycle: the core has
+      // stopped, so a late PREEMPT would only hit the next run.
+      if (core_done) begin
+        ap_done <= 1'b1;
+        ap_ready <= 1'b1;
+        isr <= isr | ier;
+        preempt_reg <= '0;
+      end
+    end
+  end
+
+  always_comb begin
+    case (roff)
+      NNFAB_REG_AP_CTRL: rd_value = {28'd0, ap_ready, core_idle, ap_done, ap_start};
+      NNFAB_REG_GIE: rd_value = {31'd0, gie};
+      NNFAB_REG_IER: rd_value = {30'd0, ier};
+      NNFAB_REG_ISR: rd_value = {30'd0, isr};
+      NNFAB_REG_PROG_ADDR: rd_value = prog_addr[31:0];
+      NNFAB_REG_PROG_ADDR + 8'd4: rd_value = prog_addr[63:32];
+      NNFAB_REG_DATA_ADDR: rd_value = data_addr[31:0];
+      NNFAB_REG_DATA_ADDR + 8'd4: rd_value = data_addr[63:32];
+      NNFAB_REG_CTX_ADDR: rd_value = ctx_addr[31:0];
+      NNFAB_REG_CTX_ADDR + 8'd4: rd_value = ctx_addr[63:32];
+      NNFAB_REG_PROG_SIZE: rd_value = prog_size;
+      NNFAB_REG_DATA_SIZE: rd_value = data_size;
+      NNFAB_REG_MODE: rd_value = mode;
+      NNFAB_REG_INSN_LIMIT: rd_value = insn_limit;
+      NNFAB_REG_LOOP_BUDGET: rd_value = loop_budget[31:0];
+      NNFAB_REG_LOOP_BUDGET + 8'd4: rd_value = loop_budget[63:32];
+      NNFAB_REG_EXEC_BUDGET: rd_value = exec_budget[31:0];
+      NNFAB_REG_EXEC_BUDGET + 8'd4: rd_value = exec_budget[63:32];
+      NNFAB_REG_PREEMPT: rd_value = preempt_reg;
+      NNFAB_REG_WATCHDOG_STATE: rd_value = watchdog_state;
+      NNFAB_REG_STATUS: rd_value = status;
+      NNFAB_REG_HALT_PC: rd_value = halt_pc;
+      NNFAB_REG_FAULT_INFO: rd_value = fault_info;
+      NNFAB_REG_CYCLES: rd_value = cycles[31:0];
+      NNFAB_REG_CYCLES + 8'd4: rd_value = cycles[63:32];
+      NNFAB_REG_ITERATIONS: rd_value = iterations[31:0];
+      NNFAB_REG_ITERATIONS + 8'd4: rd_value = iterations[63:32];
+      NNFAB_REG_INSTRET: rd_value = instret[31:0];
+      NNFAB_REG_INSTRET + 8'd4: rd_value = instret[63:32];
+      NNFAB_REG_ID: rd_value = NNFAB_CORE_ID;
+      NNFAB_REG_ISA_VERSION: rd_value = NNFAB_ISA_VERSION;
+      default: rd_value = 32'd0;
+    endcase
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rvalid <= 1'b0;
+      rdata <= '0;
+    end else begin
+      if (do_read) begin
+        rvalid <= 1'b1;
+        rdata <= rd_value;
+      end else if (rvalid && rready) begin
+        rvalid <= 1'b0;
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,209 @@
+// The m_axi_data master. Its clients never run at the same time (the
+// sequencer runs one instruction or stop step at a time), so requests are
+// OR-combined by the core and this module only adds what is shared:
+//  - reads: AR pass-through, per-burst address tracking (for BUS_ERROR's
+//    address), outstanding-beat count, and draining after a fault;
+//  - single-beat writes (stores, context save, the tensor element path)
+//    through a small posted queue, so a store costs one cycle;
+//  - burst writes of the tensor vector path, passed through;
+//  - write responses: outstanding count, and BRESP errors with the burst's
+//    address.
+// AXI gives no ordering between reads and writes: clients wait for
+// writes_idle before reading anything a queued write may touch.
+`include "nnfab_isa.svh"
+
+module nnfab_data_port #(
+    parameter int TRACK_LOG2 = 4  // outstanding read bursts and write bursts tracked
+) (
+    input  logic         clk,
+    input  logic         rst,
+    // AXI4 master
+    output logic         awvalid,
+    input  logic         awready,
+    output logic [63:0]  awaddr,
+    output logic [7:0]   awlen,
+    output logic         wvalid,
+    input  logic         wready,
+    output logic [511:0] wdata,
+    output logic [63:0]  wstrb,
+    output logic         wlast,
+    input  logic         bvalid,
+    output logic         bready,
+    input  logic [1:0]   bresp,
+    output logic         arvalid,
+    input  logic         arready,
+    output logic [63:0]  araddr,
+    output logic [7:0]   arlen,
+    input  logic         rvalid,
+    output logic         rready,
+    input  logic [1:0]   rresp,
+    input  logic         rlast,
+    // read requests (beat-aligned addresses) and the returned beats
+    input  logic         rd_valid,
+    input  logic [63:0]  rd_addr,
+    input  logic [7:0]   rd_len,
+    output logic         rd_ready,
+    output logic         r_valid,
+    output logic         r_error,    // this beat came back with an error response
+    input  logic         r_ready,
+    // single-beat posted writes
+    input  logic         sq_push,
+    input  logic [63:0]  sq_addr,
+    input  logic [511:0] sq_data,
+    input  logic [63:0]  sq_strb,
+    output logic         sq_full,
+    // burst writes
+    input  logic         bw_aw_valid,
+    input  logic [63:0]  bw_aw_addr,
+    input  logic [7:0]   bw_aw_len,
+    output logic         bw_aw_ready,
+    input  logic         bw_w_valid,
+    input  logic [511:0] bw_w_data,
+    input  logic [63:0]  bw_w_strb,
+    input  logic         bw_w_last,
+    output logic         bw_w_ready,
+    // state
+    output logic         writes_idle,
+    output logic         reads_idle,
+    input  logic         drain,       // accept and drop every read beat
+    input  logic         clear_error,
+    output logic         bus_error,
+    output logic [31:0]  bus_error_addr
+);
+  localparam int TRACK = 1 << TRACK_LOG2;
+  localparam int SQ_LOG2 = 2;
+  localparam int SQ = 1 << SQ_LOG2;
+
+  // ------------------------------------------------------------ reads
+  logic [31:0] rd_track[TRACK];  // low address word of each outstanding read burst
+  logic [TRACK_LOG2-1:0] rt_w, rt_r;
+  logic [TRACK_LOG2:0] rt_count;
+  logic [7:0] r_beat;  // beat index inside the head burst
+  logic [31:0] r_outstanding;  // beats
+  logic ar_fire, r_fire;
+
+  assign arvalid = rd_valid && rt_count != TRACK[TRACK_LOG2:0];
+  assign rd_ready = arready && rt_count != TRACK[TRACK_LOG2:0];
+  assign araddr = rd_addr;
+  assign arlen = rd_len;
+  assign ar_fire = arvalid && arready;
+  assign r_valid = rvalid;
+  assign r_error = rresp != 2'b00;
+  assign rready = r_ready || drain;
+  assign r_fire = rvalid && rready;
+  assign reads_idle = r_outstanding == 32'd0;
+
+  always_ff @(posedge clk) begin
+    if (ar_fire) rd_track[rt_w] <= rd_addr[31:0];
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rt_w <= '0;
+      rt_r <= '0;
+      rt_count <= '0;
+      r_beat <= '0;
+      r_outstanding <= '0;
+    end else begin
+      if (ar_fire) rt_w <= rt_w + 1'b1;
+      if (r_fire && rlast) rt_r <= rt_r + 1'b1;
+      rt_count <= rt_count + {{TRACK_LOG2{1'b0}}, ar_fire} - {{TRACK_LOG2{1'b0}}, r_fire && rlast};
+      if (r_fire) r_beat <= rlast ? 8'd0 : r_beat + 8'd1;
+      r_outstanding <= r_outstanding + (ar_fire ? {24'd0, rd_len} + 32'd1 : 32'd0) - {31'd0, r_fire};
+    end
+  end
+
+  // ------------------------------------------------- single-beat queue
+  logic [63:0] sq_a[SQ];
+  logic [511:0] sq_d[SQ];
+  logic [63:0] sq_s[SQ];
+  logic [SQ_LOG2-1:0] sq_w, sq_r;
+  logic [SQ_LOG2:0] sq_count;
+  logic sq_aw_done, sq_w_done, sq_head, sq_pop;
+
+  assign sq_full = sq_count == SQ[SQ_LOG2:0];
+  assign sq_head = sq_count != '0;
+
+  always_ff @(posedge clk) begin
+    if (sq_push) begin
+      sq_a[sq_w] <= sq_addr;
+      sq_d[sq_w] <= sq_data;
+      sq_s[sq_w] <= sq_strb;
+    end
+  end
+
+  // ------------------------------------------------------------ writes
+  logic [31:0] wr_track[TRACK];  // low address word of each unanswered write burst
+  logic [TRACK_LOG2-1:0] wt_w, wt_r;
+  logic [TRACK_LOG2:0] wt_count;
+  logic aw_room, aw_from_sq, w_from_sq, aw_fire, w_fire, b_fire;
+
+  assign aw_room = wt_count != TRACK[TRACK_LOG2:0];
+  assign aw_from_sq = sq_head && !sq_aw_done;
+  assign w_from_sq = sq_head && !sq_w_done;
+  assign awvalid = aw_room && (aw_from_sq || (!sq_head && bw_aw_valid));
+  assign awaddr = aw_from_sq ? sq_a[sq_r] : bw_aw_addr;
+  assign awlen = aw_from_sq ? 8'd0 : bw_aw_len;
+  assign bw_aw_ready = aw_room && !sq_head && awready;
+  assign wvalid = w_from_sq || (!sq_head && bw_w_valid);
+  assign wdata = w_from_sq ? sq_d[sq_r] : bw_w_data;
+  assign wstrb = w_from_sq ? sq_s[sq_r] : bw_w_strb;
+  assign wlast = w_from_sq ? 1'b1 : bw_w_last;
+  assign bw_w_ready = !sq_head && wready;
+  assign aw_fire = awvalid && awready;
+  assign w_fire = wvalid && wready;
+  assign bready = 1'b1;
+  assign b_fire = bvalid;
+  assign sq_pop = sq_head && (sq_aw_done || (aw_from_sq && aw_fire)) && (sq_w_done || (w_from_sq && w_fire));
+  assign writes_idle = !sq_head && wt_count == '0;
+
+  always_ff @(posedge clk) begin
+    if (aw_fire) wr_track[wt_w] <= awaddr[31:0];
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      sq_w <= '0;
+      sq_r <= '0;
+      sq_count <= '0;
+      sq_aw_done <= 1'b0;
+      sq_w_done <= 1'b0;
+      wt_w <= '0;
+      wt_r <= '0;
+      wt_count <= '0;
+    end else begin
+      if (sq_push) sq_w <= sq_w + 1'b1;
+      if (sq_pop) begin
+        sq_r <= sq_r + 1'b1;
+        sq_aw_done <= 1'b0;
+        sq_w_done <= 1'b0;
+      end else begin
+        if (aw_from_sq && aw_fire) sq_aw_done <= 1'b1;
+        if (w_from_sq && w_fire) sq_w_done <= 1'b1;
+      end
+      sq_count <= sq_count + {{SQ_LOG2{1'b0}}, sq_push} - {{SQ_LOG2{1'b0}}, sq_pop};
+      if (aw_fire) wt_w <= wt_w + 1'b1;
+      if (b_fire) wt_r <= wt_r + 1'b1;
+      wt_count <= wt_count + {{TRACK_LOG2{1'b0}}, aw_fire} - {{TRACK_LOG2{1'b0}}, b_fire};
+    end
+  end
+
+  // ------------------------------------------------------------ errors
+  logic [31:0] r_beat_addr;
+  assign r_beat_addr = rd_track[rt_r] + {18'd0, r_beat, 6'd0};
+
+  always_ff @(posedge clk) begin
+    if (rst || clear_error) begin
+      bus_error <= 1'b0;
+      bus_error_addr <= '0;
+    end else if (!bus_error) begin
+      if (r_fire && rresp != 2'b00) begin
+        bus_error <= 1'b1;
+        bus_error_addr <= r_beat_addr;
+      end else if (b_fire && bresp != 2'b00) begin
+        bus_error <= 1'b1;
+        bus_error_addr <= wr_track[wt_r];
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,351 @@
+// The tensor unit's control (docs/isa.md TENSOR): descriptor check and fetch,
+// the region checks in the ISA's order (descriptor, destination, A, B, C;
+// FAULT_INFO the first failing offset) before anything is written, then one
+// of two engines:
+//  - nnfab_tensor_vec: every source contiguous and of the result's element
+//    size, not DIV: 64-byte beats, bursts, one output beat per cycle;
+//  - nnfab_tensor_elem: everything else (broadcast and other strides, mixed
+//    element sizes, DIV): one element per cycle through the scalar ALU.
+// The checks run on one shared multiplier over a few cycles: they are
+// per-instruction work, not per element.
+`include "nnfab_isa.svh"
+
+module nnfab_tensor (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic         start,
+    input  logic [4:0]   fn,
+    input  logic [1:0]   ty,
+    input  logic [31:0]  dst,
+    input  logic [31:0]  src_a,
+    input  logic [31:0]  src_b,
+    input  logic [31:0]  src_c,
+    input  logic [31:0]  desc,
+    input  logic [63:0]  data_addr,
+    input  logic [31:0]  data_size,
+    input  logic         abort,
+    input  logic         writes_idle,
+    output logic         busy,
+    output logic         done,
+    output logic         fault,
+    output logic [31:0]  fault_info,
+    // data port
+    output logic         rd_valid,
+    output logic [63:0]  rd_addr,
+    output logic [7:0]   rd_len,
+    input  logic         rd_ready,
+    input  logic         r_valid,
+    input  logic         r_last,
+    input  logic [511:0] r_data,
+    output logic         r_ready,
+    output logic         sq_push,
+    output logic [63:0]  sq_addr,
+    output logic [511:0] sq_data,
+    output logic [63:0]  sq_strb,
+    input  logic         sq_full,
+    output logic         bw_aw_valid,
+    output logic [63:0]  bw_aw_addr,
+    output logic [7:0]   bw_aw_len,
+    input  logic         bw_aw_ready,
+    output logic         bw_w_valid,
+    output logic [511:0] bw_w_data,
+    output logic [63:0]  bw_w_strb,
+    output logic         bw_w_last,
+    input  logic         bw_w_ready
+);
+  typedef enum logic [3:0] {
+    T_IDLE,
+    T_DESC_CHECK,
+    T_DESC_READ,
+    T_DESC_WAIT,
+    T_SUFFIX,
+    T_DST,
+    T_TERM,
+    T_SRC,
+    T_DECIDE,
+    T_RUN,
+    T_FAULT,
+    T_DONE,
+    T_ABORT
+  } tstate_t;
+
+  tstate_t state;
+  logic [4:0] fn_q;
+  logic [1:0] ty_q;
+  logic [31:0] dst_q, desc_q, size_q;
+  logic [31:0] base[3];
+  logic [63:0] data_addr_q;
+  logic [511:0] desc_beat;
+  logic [31:0] dim[4];
+  logic [31:0] stride[3][4];
+  logic [1:0] nsrc;
+  logic [2:0] sbytes[3];
+  logic [2:0] rbytes;
+
+  always_comb begin
+    for (int k = 0; k < 4; k++) begin
+      dim[k] = desc_beat[(NNFAB_DESC_DIM+k)*32+:32];
+      stride[0][k] = desc_beat[(NNFAB_DESC_STRIDE_A+k)*32+:32];
+      stride[1][k] = desc_beat[(NNFAB_DESC_STRIDE_B+k)*32+:32];
+      stride[2][k] = desc_beat[(NNFAB_DESC_STRIDE_C+k)*32+:32];
+    end
+  end
+
+  function automatic [2:0] type_bytes(input [1:0] t);
+    type_bytes = t == NNFAB_TYPE_BOOL8 ? 3'(NNFAB_TYPE_BYTES_BOOL8) : 3'(NNFAB_TYPE_BYTES_INT32);
+  endfunction
+
+  assign nsrc = NNFAB_FNS_THREE_OPERANDS[fn_q] ? 2'd3 : NNFAB_FNS_TWO_OPERANDS[fn_q] ? 2'd2 : 2'd1;
+  assign rbytes = NNFAB_FNS_RESULT_BOOL[fn_q] ? 3'(NNFAB_TYPE_BYTES_BOOL8) : type_bytes(ty_q);
+  // SEL's A is a BOOL8 mask whatever TYPE is.
+  assign sbytes[0] = fn_q == NNFAB_FN_SEL ? 3'(NNFAB_TYPE_BYTES_BOOL8) : type_bytes(ty_q);
+  assign sbytes[1] = type_bytes(ty_q);
+  assign sbytes[2] = type_bytes(ty_q);
+
+  // [off, off + len) inside [0, size), without wrap-around.
+  function automatic in_region(input [63:0] off, input [63:0] len, input [31:0] size);
+    in_region = off <= {32'd0, size} && len <= {32'd0, size} - off;
+  endfunction
+
+  // ---------------------------------------------------- check sequence
+  // T_SUFFIX: suffix[k-1] = suffix[k] * dim[k] for k = 3..1; T_DST:
+  // elements = suffix[0] * dim[0] and the destination check; per source,
+  // T_TERM k = 0..3: the span term (dim[k] - 1) * stride[k], then T_SRC: its
+  // check. A term or product above DATA_SIZE fails its region anyway, which
+  // keeps every sum inside 64 bits (the HLS core's dataSize / span test).
+  logic [1:0] k, s;
+  logic [63:0] suffix[4];   // suffix[k] = dim[k+1] * ... * dim[3]
+  logic [63:0] elements, last;
+  logic big, src_big;
+  logic contiguous[3];
+  logic [63:0] mul_a, mul_y;
+  logic [31:0] mul_b;
+
+  always_comb begin
+    case (state)
+      T_SUFFIX: begin
+        mul_a = suffix[k];
+        mul_b = dim[k];
+      end
+      T_DST: begin
+        mul_a = suffix[0];
+        mul_b = dim[0];
+      end
+      default: begin
+        mul_a = {32'd0, dim[k] - 32'd1};
+        mul_b = stride[s][k];
+      end
+    endcase
+  end
+  assign mul_y = mul_a * {32'd0, mul_b};
+
+  logic any_zero, dst_ok, src_ok;
+  logic [63:0] src_bytes;
+  assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
+  assign dst_ok = !big && mul_y <= {32'd0, size_q} && dst_q % {29'd0, rbytes} == 32'd0 &&
+      in_region({32'd0, dst_q}, mul_y * {61'd0, rbytes}, size_q);
+  assign src_bytes = (last + 64'd1) * {61'd0, sbytes[s]};
+  assign src_ok = !src_big && base[s] % {29'd0, sbytes[s]} == 32'd0 && in_region({32'd0, base[s]}, src_bytes, size_q);
+
+  // elements <= DATA_SIZE once the destination check passed.
+  logic unused_ok;
+  assign unused_ok = &{1'b0, elements[63:32]};
+
+  // ---------------------------------------------------------- engines
+  logic e_start, e_busy, e_done, v_start, v_busy, v_done;
+  logic [63:0] abs_base[3], abs_dst;
+  assign abs_dst = data_addr_q + {32'd0, dst_q};
+  assign abs_base[0] = data_addr_q + {32'd0, base[0]};
+  assign abs_base[1] = data_addr_q + {32'd0, base[1]};
+  assign abs_base[2] = data_addr_q + {32'd0, base[2]};
+
+  logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready;
+  logic [63:0] e_rd_addr, v_rd_addr;
+  logic [7:0] v_rd_len;
+  logic d_rd_valid, d_r_ready;
+
+  nnfab_tensor_elem u_elem (
+      .clk(clk),
+      .rst(rst),
+      .start(e_start),
+      .abort(abort),
+      .fn(fn_q),
+      .nsrc(nsrc),
+      .sbytes0(sbytes[0]),
+      .sbytes1(sbytes[1]),
+      .sbytes2(sbytes[2]),
+      .rbytes(rbytes),
+      .base0(abs_base[0]),
+      .base1(abs_base[1]),
+      .base2(abs_base[2]),
+      .dst(abs_dst),
+      .dim1(dim[1]),
+      .dim2(dim[2]),
+      .dim3(dim[3]),
+      .stride_a({stride[0][0], stride[0][1], stride[0][2], stride[0][3]}),
+      .stride_b({stride[1][0], stride[1][1], stride[1][2], stride[1][3]}),
+      .stride_c({stride[2][0], stride[2][1], stride[2][2], stride[2][3]}),
+      .elements(elements[31:0]),
+      .busy(e_busy),
+      .done(e_done),
+      .rd_valid(e_rd_valid),
+      .rd_addr(e_rd_addr),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_data(r_data),
+      .r_ready(e_r_ready),
+      .sq_push(sq_push),
+      .sq_addr(sq_addr),
+      .sq_data(sq_data),
+      .sq_strb(sq_strb),
+      .sq_full(sq_full)
+  );
+
+  nnfab_tensor_vec u_vec (
+      .clk(clk),
+      .rst(rst),
+      .start(v_start),
+      .abort(abort),
+      .fn(fn_q),
+      .nsrc(nsrc),
+      .byte_lanes(rbytes == 3'(NNFAB_TYPE_BYTES_BOOL8)),
+      .src0(abs_base[0]),
+      .src1(abs_base[1]),
+      .src2(abs_base[2]),
+      .dst(abs_dst),
+      .total_bytes(elements[31:0] * {29'd0, rbytes}),
+      .busy(v_busy),
+      .done(v_done),
+      .rd_valid(v_rd_valid),
+      .rd_addr(v_rd_addr),
+      .rd_len(v_rd_len),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_last(r_last),
+      .r_data(r_data),
+      .r_ready(v_r_ready),
+      .aw_valid(bw_aw_valid),
+      .aw_addr(bw_aw_addr),
+      .aw_len(bw_aw_len),
+      .aw_ready(bw_aw_ready),
+      .w_valid(bw_w_valid),
+      .w_data(bw_w_data),
+      .w_strb(bw_w_strb),
+      .w_last(bw_w_last),
+      .w_ready(bw_w_ready)
+  );
+
+  assign d_rd_valid = state == T_DESC_READ && writes_idle;
+  assign d_r_ready = state == T_DESC_WAIT;
+  assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid;
+  assign rd_addr = d_rd_valid ? data_addr_q + {32'd0, desc_q} : e_rd_valid ? e_rd_addr : v_rd_addr;
+  assign rd_len = v_rd_valid ? v_rd_len : 8'd0;
+  assign r_ready = d_r_ready || e_r_ready || v_r_ready;
+  assign busy = state != T_IDLE;
+  assign done = state == T_DONE || state == T_FAULT;
+  assign fault = state == T_FAULT;
+
+  // The vector engine needs every source contiguous (row-major over DIM,
+  // dimensions of extent 1 excepted) and of the result's element size.
+  logic vec_ok;
+  always_comb begin
+    vec_ok = fn_q != NNFAB_FN_DIV;
+    for (int i = 0; i < 3; i++)
+      if (i < {30'd0, nsrc}) vec_ok = vec_ok && contiguous[i] && sbytes[i] == rbytes;
+  end
+  assign e_start = state == T_DECIDE && !vec_ok;
+  assign v_start = state == T_DECIDE && vec_ok;
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      state <= T_IDLE;
+      fault_info <= '0;
+    end else if (abort && state != T_IDLE) begin
+      state <= T_ABORT;
+      if (!e_busy && !v_busy) state <= T_IDLE;
+    end else begin
+      case (state)
+        T_IDLE:
+        if (start) begin
+          fn_q <= fn;
+          ty_q <= ty;
+          dst_q <= dst;
+          base[0] <= src_a;
+          base[1] <= src_b;
+          base[2] <= src_c;
+          desc_q <= desc;
+          size_q <= data_size;
+          data_addr_q <= data_addr;
+          state <= T_DESC_CHECK;
+        end
+        T_DESC_CHECK:
+        if (desc_q[5:0] != 6'd0 || !in_region({32'd0, desc_q}, 64'(NNFAB_DESCRIPTOR_BYTES), size_q)) begin
+          fault_info <= desc_q;
+          state <= T_FAULT;
+        end else begin
+          state <= T_DESC_READ;
+        end
+        // Reads wait until every earlier write is answered (AXI does not
+        // order the two channels).
+        T_DESC_READ: if (d_rd_valid && rd_ready) state <= T_DESC_WAIT;
+        T_DESC_WAIT:
+        if (r_valid) begin
+          desc_beat <= r_data;
+          suffix[3] <= 64'd1;
+          k <= 2'd3;
+          big <= 1'b0;
+          state <= T_SUFFIX;
+        end
+        T_SUFFIX: begin
+          // A zero dimension makes the instruction a no-op.
+          if (any_zero) state <= T_DONE;
+          else begin
+            suffix[k-2'd1] <= mul_y;
+            if (mul_y > {32'd0, size_q}) big <= 1'b1;
+            k <= k - 2'd1;
+            if (k == 2'd1) state <= T_DST;
+          end
+        end
+        T_DST: begin
+          elements <= mul_y;
+          if (!dst_ok) begin
+            fault_info <= dst_q;
+            state <= T_FAULT;
+          end else begin
+            s <= 2'd0;
+            k <= 2'd0;
+            last <= '0;
+            src_big <= 1'b0;
+            contiguous[0] <= 1'b1;
+            contiguous[1] <= 1'b1;
+            contiguous[2] <= 1'b1;
+            state <= T_TERM;
+          end
+        end
+        T_TERM: begin
+          last <= last + mul_y;
+          if (mul_y > {32'd0, size_q}) src_big <= 1'b1;
+          if (dim[k] > 32'd1 && {32'd0, stride[s][k]} != suffix[k]) contiguous[s] <= 1'b0;
+          k <= k + 2'd1;
+          if (k == 2'd3) state <= T_SRC;
+        end
+        T_SRC:
+        if (!src_ok) begin
+          fault_info <= base[s];
+          state <= T_FAULT;
+        end else if (s + 2'd1 == nsrc) begin
+          state <= T_DECIDE;
+        end else begin
+          s <= s + 2'd1;
+          last <= '0;
+          src_big <= 1'b0;
+          state <= T_TERM;
+        end
+        T_DECIDE: state <= T_RUN;
+        T_RUN: if (e_done || v_done) state <= T_DONE;
+        T_FAULT, T_DONE: state <= T_IDLE;
+        default: state <= T_IDLE;
+      endcase
+    end
+  end
+endmodule

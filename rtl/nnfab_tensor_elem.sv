@@ -1,0 +1,251 @@
+// The tensor unit's element engine: any strides (broadcast included), any
+// element sizes, DIV. It walks the output in row-major order, one element
+// per cycle while each source's element is in the beat it holds (one cached
+// beat per source: broadcasts and contiguous rows hit), fetching a beat on a
+// miss. Results gather in one beat-wide buffer that goes out as a
+// single-beat posted write (with byte strobes) when the next element falls
+// into another beat.
+`include "nnfab_isa.svh"
+
+module nnfab_tensor_elem (
+    input  logic          clk,
+    input  logic          rst,
+    input  logic          start,
+    input  logic          abort,
+    input  logic [4:0]    fn,
+    input  logic [1:0]    nsrc,
+    input  logic [2:0]    sbytes0,
+    input  logic [2:0]    sbytes1,
+    input  logic [2:0]    sbytes2,
+    input  logic [2:0]    rbytes,
+    input  logic [63:0]   base0,
+    input  logic [63:0]   base1,
+    input  logic [63:0]   base2,
+    input  logic [63:0]   dst,
+    input  logic [31:0]   dim1,
+    input  logic [31:0]   dim2,
+    input  logic [31:0]   dim3,
+    input  logic [127:0]  stride_a,  // {k0, k1, k2, k3}
+    input  logic [127:0]  stride_b,
+    input  logic [127:0]  stride_c,
+    input  logic [31:0]   elements,
+    output logic          busy,
+    output logic          done,
+    output logic          rd_valid,
+    output logic [63:0]   rd_addr,
+    input  logic          rd_ready,
+    input  logic          r_valid,
+    input  logic [511:0]  r_data,
+    output logic          r_ready,
+    output logic          sq_push,
+    output logic [63:0]   sq_addr,
+    output logic [511:0]  sq_data,
+    output logic [63:0]   sq_strb,
+    input  logic          sq_full
+);
+  typedef enum logic [2:0] {
+    E_IDLE,
+    E_RUN,
+    E_READ,
+    E_WAIT,
+    E_DIV,
+    E_FLUSH,
+    E_DONE
+  } estate_t;
+
+  // Element indexes grow by at most one stride past the last element read,
+  // so 40 bits never wrap (indexes read are below 2^32).
+  localparam int IW = 40;
+
+  estate_t state;
+  logic [31:0] stride[3][4];
+  logic [2:0] sb[3];
+  logic [63:0] base[3];
+  logic [IW-1:0] cur[3], p0[3], p1[3], p2[3];  // index now, and at the start of each dimension's row
+  logic [31:0] i1, i2, i3, left;
+  logic [511:0] cache[3];
+  logic [57:0] cache_beat[3];
+  logic cache_ok[3];
+  logic [1:0] miss_src;
+  logic [63:0] addr[3];
+  logic hit[3];
+  logic all_hit;
+  logic [63:0] out_addr;
+  logic [511:0] buf_data;
+  logic [63:0] buf_strb;
+  logic [57:0] buf_beat;
+  logic buf_valid;
+
+  always_comb begin
+    for (int k = 0; k < 4; k++) begin
+      stride[0][k] = stride_a[(3-k)*32+:32];
+      stride[1][k] = stride_b[(3-k)*32+:32];
+      stride[2][k] = stride_c[(3-k)*32+:32];
+    end
+  end
+
+  always_comb begin
+    all_hit = 1'b1;
+    miss_src = 2'd0;
+    for (int s = 2; s >= 0; s--) begin
+      addr[s] = base[s] + ({{(64 - IW) {1'b0}}, cur[s]} << (sb[s] == 3'd4 ? 2 : 0));
+      hit[s] = s >= {30'd0, nsrc} || (cache_ok[s] && cache_beat[s] == addr[s][63:6]);
+      if (!hit[s]) begin
+        all_hit = 1'b0;
+        miss_src = 2'(s);
+      end
+    end
+  end
+
+  // The element of each source, zero-extended, and the result.
+  logic [31:0] v[3];
+  logic [31:0] alu_y, div_q, y;
+  logic div_start, div_busy, div_done;
+  always_comb begin
+    for (int s = 0; s < 3; s++) begin
+      if (sb[s] == 3'd4) v[s] = cache[s][{addr[s][5:0], 3'd0}+:32];
+      else v[s] = {24'd0, cache[s][{addr[s][5:0], 3'd0}+:8]};
+    end
+  end
+
+  nnfab_alu u_alu (
+      .fn(fn),
+      .a(v[0]),
+      .b(v[1]),
+      .c(v[2]),
+      .y(alu_y)
+  );
+
+  nnfab_divider u_div (
+      .clk(clk),
+      .rst(rst),
+      .start(div_start),
+      .a(v[0]),
+      .b(v[1]),
+      .busy(div_busy),
+      .done(div_done),
+      .q(div_q)
+  );
+
+  logic is_div, emit, out_other_beat;
+  assign is_div = fn == NNFAB_FN_DIV;
+  assign y = is_div ? div_q : alu_y;
+  assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
+  // An element is produced in E_RUN when every source hits (E_DIV when the
+  // divider finishes) and its result fits into the buffer.
+  assign emit = ((state == E_RUN && all_hit && !is_div) || (state == E_DIV && div_done)) && !out_other_beat;
+  assign div_start = state == E_RUN && all_hit && is_div && !div_busy && !out_other_beat;
+
+  assign busy = state != E_IDLE;
+  assign done = state == E_DONE;
+  assign rd_valid = state == E_READ;
+  assign rd_addr = {addr[miss_src][63:6], 6'd0};
+  assign r_ready = state == E_WAIT;
+  // Flush the buffer when the next element leaves its beat, and at the end.
+  assign sq_push = buf_valid && !sq_full && (out_other_beat || state == E_FLUSH) &&
+      (state == E_RUN || state == E_DIV || state == E_FLUSH);
+  assign sq_addr = {buf_beat, 6'd0};
+  assign sq_data = buf_data;
+  assign sq_strb = buf_strb;
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      state <= E_IDLE;
+      buf_valid <= 1'b0;
+      cache_ok[0] <= 1'b0;
+      cache_ok[1] <= 1'b0;
+      cache_ok[2] <= 1'b0;
+    end else if (abort) begin
+      state <= E_IDLE;
+      buf_valid <= 1'b0;
+    end else begin
+      if (sq_push) buf_valid <= 1'b0;
+      case (state)
+        E_IDLE:
+        if (start) begin
+          base[0] <= base0;
+          base[1] <= base1;
+          base[2] <= base2;
+          sb[0] <= sbytes0;
+          sb[1] <= sbytes1;
+          sb[2] <= sbytes2;
+          for (int s = 0; s < 3; s++) begin
+            cur[s] <= '0;
+            p0[s] <= '0;
+            p1[s] <= '0;
+            p2[s] <= '0;
+            cache_ok[s] <= 1'b0;
+          end
+          i1 <= '0;
+          i2 <= '0;
+          i3 <= '0;
+          left <= elements;
+          out_addr <= dst;
+          buf_valid <= 1'b0;
+          state <= E_RUN;
+        end
+        E_RUN: if (!all_hit) state <= E_READ;
+        else if (div_start) state <= E_DIV;
+        E_READ: if (rd_ready) state <= E_WAIT;
+        E_WAIT:
+        if (r_valid) begin
+          cache[miss_src] <= r_data;
+          cache_beat[miss_src] <= addr[miss_src][63:6];
+          cache_ok[miss_src] <= 1'b1;
+          state <= E_RUN;
+        end
+        E_FLUSH: if (!buf_valid || sq_push) state <= E_DONE;
+        E_DONE: state <= E_IDLE;
+        default: ;
+      endcase
+
+      if (emit) begin
+        // Into the buffer (a fresh one when the last went out).
+        if (!buf_valid || sq_push) begin
+          buf_strb <= '0;
+          buf_beat <= out_addr[63:6];
+        end
+        buf_valid <= 1'b1;
+        if (rbytes == 3'd4) begin
+          buf_data[{out_addr[5:0], 3'd0}+:32] <= y;
+          buf_strb[out_addr[5:0]+:4] <= 4'hF;
+        end else begin
+          buf_data[{out_addr[5:0], 3'd0}+:8] <= y[7:0];
+          buf_strb[out_addr[5:0]] <= 1'b1;
+        end
+        out_addr <= out_addr + {61'd0, rbytes};
+        left <= left - 32'd1;
+        state <= left == 32'd1 ? E_FLUSH : E_RUN;
+        // Next output index, row-major with i3 fastest.
+        for (int s = 0; s < 3; s++) begin
+          if (i3 + 32'd1 != dim3) begin
+            cur[s] <= cur[s] + {8'd0, stride[s][3]};
+          end else if (i2 + 32'd1 != dim2) begin
+            p2[s] <= p2[s] + {8'd0, stride[s][2]};
+            cur[s] <= p2[s] + {8'd0, stride[s][2]};
+          end else if (i1 + 32'd1 != dim1) begin
+            p1[s] <= p1[s] + {8'd0, stride[s][1]};
+            p2[s] <= p1[s] + {8'd0, stride[s][1]};
+            cur[s] <= p1[s] + {8'd0, stride[s][1]};
+          end else begin
+            p0[s] <= p0[s] + {8'd0, stride[s][0]};
+            p1[s] <= p0[s] + {8'd0, stride[s][0]};
+            p2[s] <= p0[s] + {8'd0, stride[s][0]};
+            cur[s] <= p0[s] + {8'd0, stride[s][0]};
+          end
+        end
+        if (i3 + 32'd1 != dim3) begin
+          i3 <= i3 + 32'd1;
+        end else begin
+          i3 <= '0;
+          if (i2 + 32'd1 != dim2) i2 <= i2 + 32'd1;
+          else begin
+            i2 <= '0;
+            if (i1 + 32'd1 != dim1) i1 <= i1 + 32'd1;
+            else i1 <= '0;
+          end
+        end
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,320 @@
+// The tensor unit's vector engine: every source contiguous and of the
+// result's element size, so source and destination are plain byte streams
+// of total_bytes. It works in destination beats: output beat t covers the
+// 64 source bytes at (src - dst%64) + 64t, i.e. the source's beats k0+t and
+// k0+t+1 shifted by rel = (src - dst) % 64 bytes, the same shift for the
+// whole instruction. Each source's beats are fetched in bursts of up to 64
+// (never across 4 KiB) into its own FIFO, A/B/C requests interleaved on the
+// one read port with credits (a burst is issued only when its FIFO has room
+// for it, so read data never waits on a full FIFO); the destination's
+// bursts are written in parallel through the write port. Steady state: one
+// output beat per cycle up to the read port's bandwidth (one beat per
+// source per output beat). Beats outside a source's range (before its first
+// or after its last byte) are not fetched: they are zero and their bytes
+// are never strobed.
+`include "nnfab_isa.svh"
+
+module nnfab_tensor_vec #(
+    parameter int FIFO_LOG2 = 7,  // 128 beats per source: two full bursts
+    parameter int TAG_LOG2 = 3    // read bursts in flight
+) (
+    input  logic         clk,
+    input  logic         rst,
+    input  logic         start,
+    input  logic         abort,
+    input  logic [4:0]   fn,
+    input  logic [1:0]   nsrc,
+    input  logic         byte_lanes,
+    input  logic [63:0]  src0,
+    input  logic [63:0]  src1,
+    input  logic [63:0]  src2,
+    input  logic [63:0]  dst,
+    input  logic [31:0]  total_bytes,  // >= 1
+    output logic         busy,
+    output logic         done,
+    output logic         rd_valid,
+    output logic [63:0]  rd_addr,
+    output logic [7:0]   rd_len,
+    input  logic         rd_ready,
+    input  logic         r_valid,
+    input  logic         r_last,
+    input  logic [511:0] r_data,
+    output logic         r_ready,
+    output logic         aw_valid,
+    output logic [63:0]  aw_addr,
+    output logic [7:0]   aw_len,
+    input  logic         aw_ready,
+    output logic         w_valid,
+    output logic [511:0] w_data,
+    output logic [63:0]  w_strb,
+    output logic         w_last,
+    input  logic         w_ready
+);
+  localparam int DEPTH = 1 << FIFO_LOG2;
+  localparam int TAGS = 1 << TAG_LOG2;
+
+  typedef enum logic [2:0] {
+    V_IDLE,
+    V_PRIME,
+    V_STEP,
+    V_FINISH,
+    V_ABORT
+  } vstate_t;
+
+  vstate_t state;
+  logic [4:0] fn_q;
+  logic [1:0] n_q;
+  logic bytes_q;
+  logic [5:0] first_lo;     // low bits of the first destination beat
+  logic [5:0] dm, end_lane;
+  logic [31:0] steps;          // output beats
+  logic [31:0] t;              // output beats produced
+  logic [5:0] rel[3];
+  logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
+  logic [57:0] k0[3], fs[3], ls[3];
+  logic [511:0] cur[3];
+
+  logic used[3];
+  always_comb
+    for (int s = 0; s < 3; s++) used[s] = s < {30'd0, n_q};
+
+  // ------------------------------------------------------------- reads
+  logic [57:0] nf[3];          // next beat to fetch
+  logic [31:0] fetch_left[3];
+  logic [31:0] inflight[3];
+  logic [FIFO_LOG2+1:0] fcount[3];
+  logic [31:0] space[3], burst[3];
+  logic want[3];
+  logic [1:0] rr, pick;
+  logic pick_ok;
+  logic [2:0] cand;
+  logic [1:0] tags[TAGS];
+  logic [TAG_LOG2-1:0] tag_w, tag_r;
+  logic [TAG_LOG2:0] tag_count;
+  logic ar_fire, r_fire;
+
+  always_comb begin
+    for (int s = 0; s < 3; s++) begin
+      space[s] = DEPTH[31:0] - {{(30 - FIFO_LOG2) {1'b0}}, fcount[s]} - inflight[s];
+      burst[s] = {25'd0, 7'd64 - {1'b0, nf[s][5:0]}};
+      if (fetch_left[s] < burst[s]) burst[s] = fetch_left[s];
+      want[s] = used[s] && fetch_left[s] != 32'd0 && space[s] >= burst[s];
+    end
+    // Round robin from rr, so that A, B and C take turns on the read port.
+    pick = rr;
+    pick_ok = 1'b0;
+    for (int i = 2; i >= 0; i--) begin
+      cand = {1'b0, rr} + 3'(i);
+      if (cand > 3'd2) cand = cand - 3'd3;
+      if (want[cand[1:0]]) begin
+        pick = cand[1:0];
+        pick_ok = 1'b1;
+      end
+    end
+  end
+
+  assign rd_valid = (state == V_PRIME || state == V_STEP) && pick_ok && tag_count != TAGS[TAG_LOG2:0];
+  assign rd_addr = {nf[pick], 6'd0};
+  assign rd_len = burst[pick][7:0] - 8'd1;
+  assign ar_fire = rd_valid && rd_ready;
+  assign r_ready = tag_count != '0 && state != V_IDLE;
+  assign r_fire = r_valid && r_ready;
+
+  // --------------------------------------------------------- FIFOs
+  logic f_wr[3], f_pop[3], f_valid[3];
+  logic [511:0] f_data[3];
+  logic [1:0] r_tag;
+  assign r_tag = tags[tag_r];
+
+  genvar g;
+  generate
+    for (g = 0; g < 3; g++) begin : g_fifo
+      assign f_wr[g] = r_fire && r_tag == 2'(g) && state != V_ABORT;
+      nnfab_fifo #(
+          .WIDTH(512),
+          .DEPTH_LOG2(FIFO_LOG2)
+      ) u_fifo (
+          .clk(clk),
+          .clear(state == V_IDLE),
+          .wr_en(f_wr[g]),
+          .wr_data(r_data),
+          .pop(f_pop[g]),
+          .out_valid(f_valid[g]),
+          .out_data(f_data[g]),
+          .count(fcount[g])
+      );
+    end
+  endgenerate
+
+  // ------------------------------------------------------------ steps
+  logic next_real[3], ready[3], all_ready, prime_ready, fire;
+  logic [511:0] next_beat[3], window[3], result;
+  logic [1023:0] pair[3];
+  logic wq_valid, w_take;
+  logic [511:0] wq_data;
+  logic [63:0] wq_strb, strb;
+  logic wq_last;
+  logic [5:0] out_beat;  // low bits: where a burst ends
+
+  always_comb begin
+    all_ready = 1'b1;
+    prime_ready = 1'b1;
+    for (int s = 0; s < 3; s++) begin
+      next_real[s] = nxt[s] <= ls[s];
+      next_beat[s] = next_real[s] ? f_data[s] : '0;
+      ready[s] = !used[s] || !next_real[s] || f_valid[s];
+      all_ready = all_ready && ready[s];
+      // Priming loads beat k0, which is real when it is the source's first.
+      prime_ready = prime_ready && (!used[s] || k0[s] != fs[s] || f_valid[s]);
+      pair[s] = {next_beat[s], cur[s]} >> {rel[s], 3'd0};
+      window[s] = pair[s][511:0];
+    end
+  end
+
+  nnfab_vec_alu u_valu (
+      .fn(fn_q),
+      .byte_lanes(bytes_q),
+      .a(window[0]),
+      .b(window[1]),
+      .c(window[2]),
+      .y(result)
+  );
+
+  assign w_take = wq_valid && w_ready;
+  assign fire = state == V_STEP && t != steps && all_ready && (!wq_valid || w_take);
+  assign out_beat = first_lo + t[5:0];
+  always_comb begin
+    strb = '1;
+    if (t == 32'd0) strb = strb & ({64{1'b1}} << dm);
+    if (t + 32'd1 == steps) strb = strb & ({64{1'b1}} >> (6'd63 - end_lane));
+  end
+  always_comb
+    for (int s = 0; s < 3; s++)
+      f_pop[s] = used[s] && ((fire && next_real[s]) || (state == V_PRIME && prime_ready && k0[s] == fs[s]));
+
+  // ----------------------------------------------------------- writes
+  logic [57:0] aw_beat;
+  logic [31:0] aw_left, aw_sent, w_sent, aw_burst;
+  logic aw_fire, abort_w;
+  logic [5:0] abort_beat;
+  assign aw_burst = (aw_left < {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}}) ? aw_left :
+      {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}};
+  assign aw_valid = (state == V_PRIME || state == V_STEP || state == V_FINISH) && aw_left != 32'd0;
+  assign aw_addr = {aw_beat, 6'd0};
+  assign aw_len = aw_burst[7:0] - 8'd1;
+  assign aw_fire = aw_valid && aw_ready;
+  // After an abort, every beat promised by an accepted AW still goes out,
+  // with no byte enabled.
+  assign abort_w = state == V_ABORT && w_sent != aw_sent;
+  assign abort_beat = first_lo + w_sent[5:0];
+  assign w_valid = abort_w || (wq_valid && state != V_ABORT);
+  assign w_data = wq_data;
+  assign w_strb = abort_w ? '0 : wq_strb;
+  assign w_last = abort_w ? (abort_beat == 6'd63 || w_sent + 32'd1 == steps) : wq_last;
+
+  assign busy = state != V_IDLE;
+  assign done = state == V_FINISH && w_sent == steps && aw_left == 32'd0;
+
+  always_ff @(posedge clk) begin
+    if (ar_fire) tags[tag_w] <= pick;
+  end
+
+  // Per-source geometry at start: the first and last byte, and the address
+  // the first output beat's window starts at (src - dst % 64).
+  logic [63:0] src_in[3], src_end[3], shifted_in[3], dst_end;
+  assign dst_end = dst + {32'd0, total_bytes} - 64'd1;
+  always_comb begin
+    src_in[0] = src0;
+    src_in[1] = src1;
+    src_in[2] = src2;
+    for (int s = 0; s < 3; s++) begin
+      src_end[s] = src_in[s] + {32'd0, total_bytes} - 64'd1;
+      shifted_in[s] = src_in[s] - {58'd0, dst[5:0]};
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      state <= V_IDLE;
+      wq_valid <= 1'b0;
+      tag_w <= '0;
+      tag_r <= '0;
+      tag_count <= '0;
+    end else begin
+      // Read bookkeeping runs in every state, so that an abort still sees
+      // its bursts out (the data port drops their beats).
+      if (ar_fire) begin
+        tag_w <= tag_w + 1'b1;
+        nf[pick] <= nf[pick] + {26'd0, burst[pick]};
+        fetch_left[pick] <= fetch_left[pick] - burst[pick];
+        rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
+      end
+      if (r_fire && r_last) tag_r <= tag_r + 1'b1;
+      tag_count <= tag_count + {{TAG_LOG2{1'b0}}, ar_fire} - {{TAG_LOG2{1'b0}}, r_fire && r_last};
+      for (int s = 0; s < 3; s++)
+        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? burst[s] : 32'd0) -
+            {31'd0, r_fire && r_tag == 2'(s)};
+      if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
+      if (w_take) wq_valid <= 1'b0;
+      if (aw_fire) begin
+        aw_beat <= aw_beat + {26'd0, aw_burst};
+        aw_left <= aw_left - aw_burst;
+        aw_sent <= aw_sent + aw_burst;
+      end
+
+      case (state)
+        V_IDLE:
+        if (start) begin
+          fn_q <= fn;
+          n_q <= nsrc;
+          bytes_q <= byte_lanes;
+          dm <= dst[5:0];
+          first_lo <= dst[11:6];
+          end_lane <= dst_end[5:0];
+          steps <= 32'(dst_end[63:6] - dst[63:6]) + 32'd1;
+          aw_beat <= dst[63:6];
+          aw_left <= 32'(dst_end[63:6] - dst[63:6]) + 32'd1;
+          aw_sent <= '0;
+          w_sent <= '0;
+          t <= '0;
+          rr <= '0;
+          wq_valid <= 1'b0;
+          for (int s = 0; s < 3; s++) begin
+            rel[s] <= src_in[s][5:0] - dst[5:0];
+            k0[s] <= shifted_in[s][63:6];
+            nxt[s] <= shifted_in[s][63:6] + 58'd1;
+            fs[s] <= src_in[s][63:6];
+            ls[s] <= src_end[s][63:6];
+            nf[s] <= src_in[s][63:6];
+            fetch_left[s] <= 32'(src_end[s][63:6] - src_in[s][63:6]) + 32'd1;
+            inflight[s] <= '0;
+          end
+          state <= V_PRIME;
+        end
+        V_PRIME:
+        if (prime_ready) begin
+          for (int s = 0; s < 3; s++) cur[s] <= k0[s] == fs[s] ? f_data[s] : '0;
+          state <= V_STEP;
+        end
+        V_STEP: begin
+          if (fire) begin
+            wq_valid <= 1'b1;
+            wq_data <= result;
+            wq_strb <= strb;
+            wq_last <= out_beat == 6'd63 || t + 32'd1 == steps;
+            t <= t + 32'd1;
+            for (int s = 0; s < 3; s++) begin
+              cur[s] <= next_beat[s];
+              nxt[s] <= nxt[s] + 58'd1;
+            end
+          end
+          if (t == steps) state <= V_FINISH;
+        end
+        V_FINISH: if (done) state <= V_IDLE;
+        V_ABORT: if (w_sent == aw_sent && tag_count == '0) state <= V_IDLE;
+        default: state <= V_IDLE;
+      endcase
+      if (abort && state != V_IDLE && state != V_ABORT) state <= V_ABORT;
+    end
+  end
+endmodule

@@ -1,0 +1,132 @@
+// A cycle-level AXI4 slave over a flat device memory, for one master port of
+// the Verilated core: reads with a fixed latency (cycles from the AR
+// handshake to the first beat), one beat per cycle per channel, a bounded
+// number of outstanding read bursts; writes with the data before or after
+// the address; protocol checks that throw AxiProtocolError (an RTL bug, not
+// an input error); and fault injection (SLVERR at an address or at the next
+// access, and a memory that stops answering). docs/sim.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "nnfab_isa.h"
+
+namespace nnfab::sim {
+
+inline constexpr uint32_t kBeatBytes = isa::kMEM_BEAT_BYTES;
+inline constexpr uint32_t kBeatWords = kBeatBytes / sizeof(uint32_t);
+using Beat = std::array<uint32_t, kBeatWords>;
+
+class AxiProtocolError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+struct AxiMemoryConfig {
+  uint32_t readLatency = isa::kCycle_mem_latency;  // AR handshake -> first R beat, in cycles
+  uint32_t maxOutstandingReads = 8;                // read bursts accepted and not yet fully returned
+  uint32_t writeResponseLatency = 2;               // last W beat -> B
+  uint32_t maxOutstandingWrites = 16;              // AW accepted and not yet answered
+};
+
+// The master's outputs in one cycle (sampled before the clock edge).
+struct AxiMasterOut {
+  bool arvalid = false;
+  uint64_t araddr = 0;
+  uint32_t arlen = 0, arsize = 0, arburst = 0;
+  bool rready = false;
+  bool awvalid = false;
+  uint64_t awaddr = 0;
+  uint32_t awlen = 0, awsize = 0, awburst = 0;
+  bool wvalid = false;
+  Beat wdata{};
+  uint64_t wstrb = 0;
+  bool wlast = false;
+  bool bready = false;
+};
+
+// What the slave drives in one cycle.
+struct AxiSlaveOut {
+  bool arready = false;
+  bool rvalid = false;
+  Beat rdata{};
+  uint32_t rresp = 0;
+  bool rlast = false;
+  bool awready = false;
+  bool wready = false;
+  bool bvalid = false;
+  uint32_t bresp = 0;
+};
+
+class AxiMemory {
+ public:
+  // Maps a 64-byte aligned device address to its 64 bytes, or nullptr where
+  // there is no memory (answered with SLVERR).
+  using BeatMap = std::function<uint8_t*(uint64_t address)>;
+  static constexpr uint32_t kOkay = 0;
+  static constexpr uint32_t kSlvErr = 2;
+
+  AxiMemory(std::string name, AxiMemoryConfig config, BeatMap map);
+
+  // The slave's outputs for cycle `cycle`, from its state.
+  AxiSlaveOut drive(uint64_t cycle);
+  // The clock edge at the end of `cycle`: every handshake of `master` with
+  // `slave` (what drive() returned) takes effect.
+  void edge(uint64_t cycle, const AxiMasterOut& master, const AxiSlaveOut& slave);
+
+  // Back to no transaction in flight and no fault (the core's reset).
+  void reset();
+  // Every later beat at this 64-byte address is answered with SLVERR.
+  void failAddress(uint64_t address) { failAddress_ = address & ~uint64_t{kBeatBytes - 1}; }
+  // The next read beat or write burst, wherever it goes, gets SLVERR.
+  void failNextAccess() { failNext_ = true; }
+  // The memory stops answering: no ready, no data, no response.
+  void hang() { hung_ = true; }
+
+  const AxiMemoryConfig& config() const { return config_; }
+  bool idle() const { return reads_.empty() && writes_.empty() && wbeats_.empty() && responses_.empty(); }
+
+ private:
+  struct Burst {
+    uint64_t address;
+    uint32_t beats;
+    uint32_t done = 0;
+    uint64_t readyCycle = 0;
+    bool error = false;
+  };
+  struct WBeat {
+    Beat data;
+    uint64_t strb;
+    bool last;
+  };
+  struct Response {
+    uint32_t resp;
+    uint64_t readyCycle;
+  };
+
+  [[noreturn]] void violation(const std::string& what) const;
+  void checkAddress(const char* channel, uint64_t address, uint32_t len, uint32_t size, uint32_t burst) const;
+  bool failBeat(uint64_t address);
+  void applyWrites(uint64_t cycle);
+
+  const std::string name_;
+  const AxiMemoryConfig config_;
+  const BeatMap map_;
+  std::deque<Burst> reads_;
+  std::deque<Burst> writes_;  // accepted AW, waiting for their W beats
+  std::deque<WBeat> wbeats_;  // W beats that came before their AW
+  std::deque<Response> responses_;
+  std::optional<uint64_t> failAddress_;
+  bool failNext_ = false;
+  bool hung_ = false;
+  // AXI: a VALID, once raised, stays with the same payload until READY.
+  std::optional<AxiMasterOut> pendingAr_, pendingAw_;
+};
+
+}  // namespace nnfab::sim

@@ -1,0 +1,229 @@
+#include "sim_harness.h"
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "Vnnfab_core.h"
+#include "Vnnfab_core___024root.h"
+
+namespace nnfab::sim {
+
+namespace {
+constexpr uint32_t kAllBytes = 0xF;  // WSTRB of a whole register
+constexpr int kTraceDepth = 99;
+}  // namespace
+
+struct SimHarness::Impl {
+  // The context outlives the model (a model destroyed after its context
+  // hangs the process at exit).
+  std::unique_ptr<VerilatedContext> context;
+  std::unique_ptr<Vnnfab_core> top;
+  std::unique_ptr<VerilatedFstC> trace;
+  AxiMemory prog;
+  AxiMemory data;
+  uint32_t registerTimeout;
+  uint64_t cycle = 0;
+  // AXI4-Lite handshakes of the last edge.
+  bool awFire = false, wFire = false, bFire = false, arFire = false, rFire = false;
+  uint32_t rdata = 0;
+  bool idle = true;
+  uint64_t startCycle = 0, stopCycle = 0, stops = 0;
+
+  Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
+      : context(std::make_unique<VerilatedContext>()),
+        prog("m_axi_prog", config.memory, map),
+        data("m_axi_data", config.memory, map),
+        registerTimeout(config.registerTimeoutCycles) {
+    if (!config.traceFile.empty()) context->traceEverOn(true);
+    top = std::make_unique<Vnnfab_core>(context.get(), "nnfab_core");
+    if (!config.traceFile.empty()) {
+      trace = std::make_unique<VerilatedFstC>();
+      top->trace(trace.get(), kTraceDepth);
+      trace->open(config.traceFile.c_str());
+    }
+  }
+
+  ~Impl() {
+    if (trace) trace->close();
+    trace.reset();
+    top->final();
+    top.reset();  // before the context
+  }
+
+  void drive(const AxiSlaveOut& p, const AxiSlaveOut& d) {
+    top->m_axi_prog_arready = p.arready;
+    top->m_axi_prog_rvalid = p.rvalid;
+    top->m_axi_prog_rresp = p.rresp;
+    top->m_axi_prog_rlast = p.rlast;
+    for (uint32_t i = 0; i < kBeatWords; ++i) top->m_axi_prog_rdata[i] = p.rdata[i];
+    top->m_axi_data_arready = d.arready;
+    top->m_axi_data_rvalid = d.rvalid;
+    top->m_axi_data_rresp = d.rresp;
+    top->m_axi_data_rlast = d.rlast;
+    for (uint32_t i = 0; i < kBeatWords; ++i) top->m_axi_data_rdata[i] = d.rdata[i];
+    top->m_axi_data_awready = d.awready;
+    top->m_axi_data_wready = d.wready;
+    top->m_axi_data_bvalid = d.bvalid;
+    top->m_axi_data_bresp = d.bresp;
+  }
+
+  AxiMasterOut progOut() const {
+    AxiMasterOut m;
+    m.arvalid = top->m_axi_prog_arvalid;
+    m.araddr = top->m_axi_prog_araddr;
+    m.arlen = top->m_axi_prog_arlen;
+    m.arsize = top->m_axi_prog_arsize;
+    m.arburst = top->m_axi_prog_arburst;
+    m.rready = top->m_axi_prog_rready;
+    return m;
+  }
+
+  AxiMasterOut dataOut() const {
+    AxiMasterOut m;
+    m.arvalid = top->m_axi_data_arvalid;
+    m.araddr = top->m_axi_data_araddr;
+    m.arlen = top->m_axi_data_arlen;
+    m.arsize = top->m_axi_data_arsize;
+    m.arburst = top->m_axi_data_arburst;
+    m.rready = top->m_axi_data_rready;
+    m.awvalid = top->m_axi_data_awvalid;
+    m.awaddr = top->m_axi_data_awaddr;
+    m.awlen = top->m_axi_data_awlen;
+    m.awsize = top->m_axi_data_awsize;
+    m.awburst = top->m_axi_data_awburst;
+    m.wvalid = top->m_axi_data_wvalid;
+    if (m.wvalid) {
+      for (uint32_t i = 0; i < kBeatWords; ++i) m.wdata[i] = top->m_axi_data_wdata[i];
+    }
+    m.wstrb = top->m_axi_data_wstrb;
+    m.wlast = top->m_axi_data_wlast;
+    m.bready = top->m_axi_data_bready;
+    return m;
+  }
+
+  void tick() {
+    const AxiSlaveOut ps = prog.drive(cycle);
+    const AxiSlaveOut ds = data.drive(cycle);
+    drive(ps, ds);
+    top->ap_clk = 0;
+    top->eval();
+    if (trace) trace->dump(2 * cycle);
+    // Handshakes at the coming edge, from the settled pre-edge values.
+    awFire = top->s_axi_control_awvalid && top->s_axi_control_awready;
+    wFire = top->s_axi_control_wvalid && top->s_axi_control_wready;
+    bFire = top->s_axi_control_bvalid && top->s_axi_control_bready;
+    arFire = top->s_axi_control_arvalid && top->s_axi_control_arready;
+    rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
+    rdata = top->s_axi_control_rdata;
+    prog.edge(cycle, progOut(), ps);
+    data.edge(cycle, dataOut(), ds);
+    top->ap_clk = 1;
+    top->eval();
+    if (trace) trace->dump(2 * cycle + 1);
+    ++cycle;
+    const bool nowIdle = top->rootp->nnfab_core__DOT__sim_idle;
+    if (nowIdle != idle) {
+      idle = nowIdle;
+      if (idle) {
+        stopCycle = cycle;
+        ++stops;
+      } else {
+        startCycle = cycle;
+      }
+    }
+  }
+
+  void checkTimeout(uint64_t start, const char* what) const {
+    if (cycle - start > registerTimeout) {
+      throw AxiProtocolError(std::string("AXI4-Lite ") + what + " not answered by the core");
+    }
+  }
+};
+
+SimHarness::SimHarness(const HarnessConfig& config, AxiMemory::BeatMap map)
+    : impl_(std::make_unique<Impl>(config, map)) {
+  reset();
+}
+
+SimHarness::~SimHarness() = default;
+
+void SimHarness::tick() { impl_->tick(); }
+
+uint64_t SimHarness::run(uint64_t cycles, bool untilIdle) {
+  uint64_t n = 0;
+  while (n < cycles && !(untilIdle && coreIdle())) {
+    impl_->tick();
+    ++n;
+  }
+  return n;
+}
+
+uint64_t SimHarness::cycle() const { return impl_->cycle; }
+
+void SimHarness::writeRegister(uint32_t offset, uint32_t value) {
+  Vnnfab_core& top = *impl_->top;
+  const uint64_t start = impl_->cycle;
+  bool aw = false, w = false;
+  top.s_axi_control_awaddr = offset;
+  top.s_axi_control_wdata = value;
+  top.s_axi_control_wstrb = kAllBytes;
+  top.s_axi_control_bready = 1;
+  for (;;) {
+    top.s_axi_control_awvalid = !aw;
+    top.s_axi_control_wvalid = !w;
+    impl_->tick();
+    aw = aw || impl_->awFire;
+    w = w || impl_->wFire;
+    if (impl_->bFire) break;
+    impl_->checkTimeout(start, "write");
+  }
+  top.s_axi_control_awvalid = 0;
+  top.s_axi_control_wvalid = 0;
+  top.s_axi_control_bready = 0;
+}
+
+uint32_t SimHarness::readRegister(uint32_t offset) {
+  Vnnfab_core& top = *impl_->top;
+  const uint64_t start = impl_->cycle;
+  bool ar = false;
+  top.s_axi_control_araddr = offset;
+  top.s_axi_control_rready = 1;
+  for (;;) {
+    top.s_axi_control_arvalid = !ar;
+    impl_->tick();
+    ar = ar || impl_->arFire;
+    if (impl_->rFire) break;
+    impl_->checkTimeout(start, "read");
+  }
+  top.s_axi_control_arvalid = 0;
+  top.s_axi_control_rready = 0;
+  return impl_->rdata;
+}
+
+void SimHarness::reset(uint32_t cycles) {
+  Vnnfab_core& top = *impl_->top;
+  top.s_axi_control_awvalid = 0;
+  top.s_axi_control_wvalid = 0;
+  top.s_axi_control_bready = 0;
+  top.s_axi_control_arvalid = 0;
+  top.s_axi_control_rready = 0;
+  impl_->prog.reset();
+  impl_->data.reset();
+  top.ap_rst_n = 0;
+  for (uint32_t i = 0; i < cycles; ++i) impl_->tick();
+  top.ap_rst_n = 1;
+  // The memories forget what the core asked for during the reset.
+  impl_->prog.reset();
+  impl_->data.reset();
+}
+
+bool SimHarness::coreIdle() const { return impl_->idle; }
+uint64_t SimHarness::lastStartCycle() const { return impl_->startCycle; }
+uint64_t SimHarness::lastStopCycle() const { return impl_->stopCycle; }
+uint64_t SimHarness::stops() const { return impl_->stops; }
+// Verilator renames the port `interrupt` (a C++ keyword in some compilers).
+bool SimHarness::interrupt() const { return impl_->top->__SYM__interrupt; }
+AxiMemory& SimHarness::programMemory() { return impl_->prog; }
+AxiMemory& SimHarness::dataMemory() { return impl_->data; }
+
+}  // namespace nnfab::sim

@@ -1,0 +1,62 @@
+// The Verilated nnfab core with its surroundings, clocked one cycle at a
+// time: the AXI4 memory models on m_axi_prog and m_axi_data, an AXI4-Lite
+// master for the control registers, ap_rst_n, and an optional FST waveform.
+// Not thread-safe: one thread owns a harness (SimBackend's worker).
+// Verilator headers stay in the .cpp, so users need no Verilator includes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "axi_memory.h"
+
+namespace nnfab::sim {
+
+struct HarnessConfig {
+  AxiMemoryConfig memory;
+  std::string traceFile;                 // FST waveform; empty: none
+  uint32_t registerTimeoutCycles = 1000;  // an AXI4-Lite access that takes longer is an RTL bug
+};
+
+class SimHarness {
+ public:
+  SimHarness(const HarnessConfig& config, AxiMemory::BeatMap map);
+  ~SimHarness();
+  SimHarness(const SimHarness&) = delete;
+  SimHarness& operator=(const SimHarness&) = delete;
+
+  // One ap_clk cycle.
+  void tick();
+  // Clocks up to `cycles` cycles; stops early once the core is idle if
+  // `untilIdle`. Returns the cycles clocked.
+  uint64_t run(uint64_t cycles, bool untilIdle);
+  uint64_t cycle() const;
+
+  // One AXI4-Lite transaction each, clocked through the RTL (the core keeps
+  // running meanwhile). Throws AxiProtocolError if the slave never answers.
+  void writeRegister(uint32_t offset, uint32_t value);
+  uint32_t readRegister(uint32_t offset);
+
+  // ap_rst_n low for `cycles` cycles; the memory models drop every
+  // transaction in flight and their injected faults.
+  void reset(uint32_t cycles = 4);
+
+  // The sequencer's idle state (AP_IDLE without reading AP_CTRL).
+  bool coreIdle() const;
+  // Cycle of the last start the core accepted (idle falling) and of the
+  // last stop (idle rising), and how many stops there were.
+  uint64_t lastStartCycle() const;
+  uint64_t lastStopCycle() const;
+  uint64_t stops() const;
+  bool interrupt() const;
+
+  AxiMemory& programMemory();
+  AxiMemory& dataMemory();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nnfab::sim

@@ -1,0 +1,116 @@
+// Cycle figures of the RTL (CYCLES counted by the core itself): the counter
+// loop of docs/isa.md at 2 cycles per iteration, the accumulator loop at 3,
+// the vector path of the tensor unit at >= 90 % of the read-port bound, and
+// every SALU/BRCMP function through the whole core against the ISA.
+#include "hls/tensor_test_util.h"
+#include "sim/sim_test_util.h"
+
+namespace nnfab::fabric::test {
+namespace {
+
+// The vector engine's per-instruction cost beyond the cycle model's tensor
+// formula (docs/rtl.md "Where CYCLES differ").
+constexpr uint64_t kVectorSetupCycles = 64;
+
+uint64_t cyclesOf(const Asm& a) {
+  const Outcome out = runSim(a, {}, 64);
+  EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+  return out.report.cycles;
+}
+
+TEST(SimPerf, CounterLoopCostsTwoCyclesPerIteration) {
+  const uint64_t c1 = cyclesOf(counterLoop(1000));
+  const uint64_t c2 = cyclesOf(counterLoop(11000));
+  EXPECT_EQ(c2 - c1, 2u * 10000u);
+}
+
+TEST(SimPerf, AccumulatorLoopCostsThreeCyclesPerIteration) {
+  auto accumulator = [](int32_t n) {
+    Asm a;  // while (i < n) { acc += i; i += 1; }
+    a.emit(insn::li(2, n));
+    a.emit(insn::li(3, 1));
+    const uint32_t test = a.emit(0);
+    const uint32_t top = a.emit(insn::alu(isa::kFnADD, 4, 4, 1));
+    a.emit(insn::alu(isa::kFnADD, 1, 1, 3));
+    a.emit(insn::brcmp(isa::kFnLT, 1, 2, top, true));
+    a.code[test] = insn::brcmp(isa::kFnGE, 1, 2, a.here());
+    a.emit(insn::stw(4, 0, 0));
+    a.emit(insn::halt());
+    return a;
+  };
+  EXPECT_EQ(cyclesOf(accumulator(11000)) - cyclesOf(accumulator(1000)), 3u * 10000u);
+}
+
+TEST(SimPerf, ContiguousTensorAddReachesNinetyPercentOfTheReadBound) {
+  constexpr uint32_t n = 1u << 16;
+  std::vector<uint8_t> image(64 + 12 * uint64_t{n}, 0);
+  put<uint32_t>(image, 0, {1, 1, 1, n, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0});
+  std::vector<int32_t> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = static_cast<int32_t>(i * 2654435761u);
+    y[i] = static_cast<int32_t>(i) - 5;
+  }
+  put(image, 64, x);
+  put(image, 64 + 4 * n, y);
+  auto program = [](bool tensor) {
+    Asm a;
+    a.emit(insn::li(1, 64 + 8 * n));
+    a.emit(insn::li(2, 64));
+    a.emit(insn::li(3, 64 + 4 * n));
+    a.emit(tensor ? insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0) : insn::nop());
+    a.emit(insn::halt());
+    return a;
+  };
+  const Outcome with = runSim(program(true), image, image.size());
+  const Outcome without = runSim(program(false), image, image.size());
+  ASSERT_TRUE(with.report.completed()) << with.report.status.message();
+  const std::vector<int32_t> z = get<int32_t>(with.data, 64 + 8 * n, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(z[i], int32_math::wrapAdd(x[i], y[i])) << i;
+  // The instruction's own cycles (the NOP it replaces costs 1).
+  const uint64_t cycles = with.report.cycles - without.report.cycles + 1;
+  // Read bound: two INT32 sources through one 64-byte port, 8 elements per cycle.
+  const double bound = isa::kMEM_BEAT_BYTES / (2.0 * sizeof(int32_t));
+  const double rate = static_cast<double>(n) / static_cast<double>(cycles);
+  EXPECT_GE(rate, 0.9 * bound) << cycles << " cycles";
+  // Against the cycle model: 2 + mem_latency + read beats, plus the vector
+  // engine's setup (descriptor fetch, region checks; docs/rtl.md).
+  const uint64_t model = 2 + isa::kCycle_mem_latency + 2 * 4 * uint64_t{n} / isa::kMEM_BEAT_BYTES;
+  EXPECT_GE(cycles, model);
+  EXPECT_LE(cycles, model + kVectorSetupCycles);
+  RecordProperty("elements_per_cycle_x1000", static_cast<int>(rate * 1000));
+}
+
+TEST(SimPerf, EveryScalarFunctionThroughTheCoreMatchesTheIsa) {
+  const std::vector<uint32_t> values = {0u, 1u, 7u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFF9u, 255u};
+  for (uint32_t fn = 0; fn < isa::kNumAluFns; ++fn) {
+    Asm a;
+    uint32_t slot = 0;
+    std::vector<uint32_t> expected;
+    for (uint32_t x : values) {
+      for (uint32_t y : values) {
+        const uint32_t z = values[(x + y) % values.size()];
+        a.emit(insn::li(1, static_cast<int32_t>(x)));
+        a.emit(insn::li(2, static_cast<int32_t>(y)));
+        a.emit(insn::li(3, static_cast<int32_t>(z)));
+        const uint32_t ops = isa::fnOperands(fn);
+        a.emit(insn::alu(fn, 4, 1, ops >= 2 ? 2 : 0, ops >= 3 ? 3 : 0));
+        a.emit(insn::stw(4, 0, 4 * slot++));
+        expected.push_back(isaFunction(fn, x, ops >= 2 ? y : 0, ops >= 3 ? z : 0));
+        if (isa::fnIsComparison(fn)) {  // the fused branch takes the same decision
+          a.emit(insn::li(5, 0));
+          a.emit(insn::brcmp(fn, 1, 2, a.here() + 2));
+          a.emit(insn::li(5, 1));
+          a.emit(insn::stw(5, 0, 4 * slot++));
+          expected.push_back(isaFunction(fn, x, y, 0) ? 0u : 1u);
+        }
+      }
+    }
+    a.emit(insn::halt());
+    const Outcome out = runSim(a, {}, 4 * slot);
+    EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+    EXPECT_EQ(get<uint32_t>(out.data, 0, slot), expected) << "fn " << fn;
+  }
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test
