@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "nnfab_core.h"
 
@@ -212,6 +213,15 @@ bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault f
   if (progBytes != 0) {
     prog = memory_.map(progAddr, progBytes, kInstructionAlignment);
     if (prog == nullptr) return busError(progAddr);
+  }
+  if (fault == InjectedFault::BUS_ERROR) return busError(progAddr);
+  // The core really decodes the corrupted word: the fault is its own answer.
+  std::vector<uint64_t> corrupted;
+  if (fault == InjectedFault::BAD_INSTRUCTION && progBytes != 0) {
+    corrupted.resize(progBytes / sizeof(uint64_t) + 1);
+    std::memcpy(corrupted.data(), prog, progBytes);
+    corrupted[0] = ~uint64_t{0};
+    prog = reinterpret_cast<const uint8_t*>(corrupted.data());
   }
   uint8_t* data = nullptr;
   if (dataSize != 0) {

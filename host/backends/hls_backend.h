@@ -35,6 +35,8 @@ enum class InjectedFault {
   NONE,
   IGNORE_PREEMPT,  // the core never sees PREEMPT (it still stops on reset)
   HANG,            // the core accepts the start and then never makes progress
+  BUS_ERROR,       // the memory system answers the program fetch with an error response
+  BAD_INSTRUCTION, // the first instruction arrives corrupted (all ones): ILLEGAL_INSTRUCTION
 };
 
 class HlsBackend final : public fabric::FabricBackend {

@@ -172,6 +172,7 @@ bool Interpreter::tick(const Frame& frame) {
     return fail(frame, Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                               "the execution deadline passed during the execution"));
   }
+  if (isCancelled(options_)) return fail(frame, cancelledStatus());
   return true;
 }
 

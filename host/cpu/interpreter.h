@@ -39,7 +39,8 @@ class Interpreter {
   bool resumeWhile(Frame& frame, const ProgramOp& op, OpState& state);
   bool adopt(Frame& frame, uint32_t operandIndex, Slot& produced);
   void push(Frame* frame);
-  // Reads the clock (the op budget is used up) and checks the deadline.
+  // Reads the clock (the op budget is used up) and checks the deadline and
+  // the cancel signal.
   bool tick(const Frame& frame);
   // Records `status` with the location of frame's current operation.
   bool fail(const Frame& frame, Status status);

@@ -3,9 +3,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "model/cancel_signal.h"
 #include "model/model.h"
 #include "model/status.h"
 
@@ -21,7 +23,19 @@ struct ExecutionOptions {
   std::optional<Clock::time_point> deadline;
   // Per-WHILE-instance loop timeout; callers clamp to kLoopTimeoutMaximum.
   std::chrono::nanoseconds loopTimeout = kLoopTimeoutDefault;
+
+  // Quality of service (docs/qos.md). Devices with a scheduler order work
+  // by client and priority; a prepared model sets both from its own
+  // preparation. 0 is the anonymous client every direct Device user shares.
+  uint64_t client = 0;
+  Priority priority = Priority::MEDIUM;
+  // Null: the execution cannot be cancelled.
+  std::shared_ptr<CancelSignal> cancel;
 };
+
+inline bool isCancelled(const ExecutionOptions& options) {
+  return options.cancel && options.cancel->cancelled();
+}
 
 struct Timing {
   std::optional<uint64_t> onDeviceNs;

@@ -33,12 +33,10 @@ class CpuDevice final : public Device {
   }
   Result<std::unique_ptr<PreparedModel>> prepare(const Model& model,
                                                  const PrepareOptions& options) const override {
-    if (options.deadline && Clock::now() >= *options.deadline) {
-      return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
-                    "the preparation deadline passed before preparation started");
-    }
+    if (Status status = checkPrepareOptions(options); !status.isOk()) return status;
     auto executor = cpu::CpuExecutor::prepare(model);
     if (!executor.isOk()) return std::move(executor).takeStatus();
+    if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
     return std::unique_ptr<PreparedModel>(
         std::make_unique<CpuPreparedModel>(std::move(executor).value()));
   }

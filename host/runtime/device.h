@@ -29,9 +29,21 @@ struct DeviceCapabilities {
 };
 
 struct PrepareOptions {
+  // LOW, MEDIUM or HIGH; any other value is INVALID_ARGUMENT.
   Priority priority = Priority::MEDIUM;
   std::optional<Clock::time_point> deadline;
+  // The client (docs/qos.md) whose executions of this model are scheduled
+  // together; 0 = anonymous.
+  uint64_t client = 0;
 };
+
+// The preparation checks every device shares: INVALID_ARGUMENT for a
+// priority that is not LOW/MEDIUM/HIGH, MISSED_DEADLINE_PERSISTENT for a
+// deadline that already passed.
+Status checkPrepareOptions(const PrepareOptions& options);
+// After preparing: a deadline that passed meanwhile is
+// MISSED_DEADLINE_TRANSIENT (preparation itself made it late).
+Status checkPrepareFinishedInTime(const PrepareOptions& options);
 
 class PreparedModel {
  public:

@@ -14,11 +14,15 @@ namespace {
 class FabricPreparedModel final : public PreparedModel {
  public:
   FabricPreparedModel(std::shared_ptr<const cpu::CpuExecutor> whole,
-                      std::unique_ptr<runtime::PlanExecutor> plan)
-      : whole_(std::move(whole)), plan_(std::move(plan)) {}
+                      std::unique_ptr<runtime::PlanExecutor> plan, const PrepareOptions& prepared)
+      : whole_(std::move(whole)), plan_(std::move(plan)), client_(prepared.client), priority_(prepared.priority) {}
 
   ExecutionResult execute(const std::vector<TensorValue>& inputs,
-                          const ExecutionOptions& options) const override {
+                          const ExecutionOptions& requested) const override {
+    // The scheduler orders this model's work by its preparation's client and priority.
+    ExecutionOptions options = requested;
+    options.client = client_;
+    options.priority = priority_;
     // Nothing on the fabric: the CPU executor's own path, checks included.
     if (!plan_) return whole_->execute(inputs, options);
     ExecutionResult result;
@@ -37,6 +41,8 @@ class FabricPreparedModel final : public PreparedModel {
  private:
   std::shared_ptr<const cpu::CpuExecutor> whole_;
   std::unique_ptr<runtime::PlanExecutor> plan_;
+  const uint64_t client_;
+  const Priority priority_;
 };
 
 bool isControlFlow(OperationType type) {
@@ -46,11 +52,13 @@ bool isControlFlow(OperationType type) {
 }  // namespace
 
 FabricDevice::FabricDevice(std::string name, std::string description, double clockMhz,
-                           runtime::FabricEngine::Factory factory)
+                           runtime::FabricEngine::Factory factory, runtime::EngineOptions options)
     : name_(std::move(name)),
       description_(std::move(description)),
       capabilities_(runtime::fabricCapabilities(clockMhz)),
-      engine_(std::make_unique<runtime::FabricEngine>(std::move(factory))) {}
+      engine_(std::make_unique<runtime::FabricEngine>(std::move(factory), options)) {}
+
+runtime::FabricScheduler::Stats FabricDevice::schedulerStats() const { return engine_->scheduler().stats(); }
 
 FabricDevice::~FabricDevice() = default;
 
@@ -96,10 +104,7 @@ runtime::Plan FabricDevice::partition(const Model& model) const {
 
 Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
                                                              const PrepareOptions& options) const {
-  if (options.deadline && Clock::now() >= *options.deadline) {
-    return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
-                  "the preparation deadline passed before preparation started");
-  }
+  if (Status status = checkPrepareOptions(options); !status.isOk()) return status;
   // The CPU executor validates exactly as the cpu device does, runs every
   // operation the fabric does not, and is the fallback of last resort.
   auto prepared = cpu::CpuExecutor::prepare(model);
@@ -108,7 +113,8 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
 
   runtime::Plan plan = runtime::partition(whole->model(), target());
   if (!plan.usesFabric()) {
-    return std::unique_ptr<PreparedModel>(std::make_unique<FabricPreparedModel>(whole, nullptr));
+    if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
+    return std::unique_ptr<PreparedModel>(std::make_unique<FabricPreparedModel>(whole, nullptr, options));
   }
   auto executor = std::make_unique<runtime::PlanExecutor>(whole, std::move(plan), *engine_);
   if (Status status = executor->prepare(); !status.isOk()) {
@@ -119,8 +125,9 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
                  status.message());
     executor.reset();
   }
+  if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
   return std::unique_ptr<PreparedModel>(
-      std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor)));
+      std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor), options));
 }
 
 }  // namespace nnfab

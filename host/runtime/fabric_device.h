@@ -2,7 +2,8 @@
 // and XRT cards later) behind NNAPI's Device interface. It reports the
 // fabric's supported operations (the compiler's rules), partitions models
 // between the fabric and the CPU executor, and runs them with PlanExecutor on
-// one backend instance that its executions share (serialised for now).
+// one backend instance whose core its executions share through the QoS
+// scheduler (fabric_scheduler.h, docs/qos.md).
 #pragma once
 
 #include <memory>
@@ -17,8 +18,9 @@ namespace nnfab {
 class FabricDevice final : public Device {
  public:
   // `clockMhz`: the kernel clock the capabilities are derived at.
+  // `options`: the scheduler's quantum and the host watchdog (docs/qos.md).
   FabricDevice(std::string name, std::string description, double clockMhz,
-               runtime::FabricEngine::Factory factory);
+               runtime::FabricEngine::Factory factory, runtime::EngineOptions options = {});
   ~FabricDevice() override;
 
   std::string_view name() const override { return name_; }
@@ -29,6 +31,9 @@ class FabricDevice final : public Device {
   Result<std::unique_ptr<PreparedModel>> prepare(const Model& model,
                                                  const PrepareOptions& options) const override;
   runtime::Plan partition(const Model& model) const override;
+
+  // What the core's scheduler did so far (grants, preemptions, turn ends).
+  runtime::FabricScheduler::Stats schedulerStats() const;
 
  private:
   runtime::FabricTarget target() const;

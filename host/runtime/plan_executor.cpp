@@ -6,16 +6,12 @@
 #include <chrono>
 #include <new>
 
+#include "runtime/cycle_bound.h"
 #include "runtime/partition.h"
 #include "runtime/step_model.h"
 
 namespace nnfab::runtime {
 namespace {
-
-bool isMissedDeadline(ErrorStatus code) {
-  return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT ||
-         code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
-}
 
 // A step starts after the execution did: a deadline it finds passed was
 // missed during the execution, which NNAPI reports as TRANSIENT.
@@ -59,6 +55,9 @@ struct PlanExecutor::PreparedStep {
 struct PlanExecutor::Run {
   const ExecutionOptions& options;
   uint32_t depth = 0;  // host-interpreted IF/WHILE levels entered
+  // Time FABRIC steps spent waiting for a shared core (queued or parked):
+  // a loop timeout counts only the loop's own time (docs/qos.md).
+  std::chrono::nanoseconds waited{0};
 };
 
 namespace {
@@ -125,6 +124,8 @@ Status PlanExecutor::prepare() {
                       fmt::format("{}: the program needs {} bytes of device memory, {} has {}",
                                   prepared->where(), need, backend->name(), backend->memoryBytes()));
       }
+      // Every step of main runs once per execution: their bounds add up.
+      if (backend && s == 0) minimumTime_ += lowerBoundTime(program->value(), backend->clockMhz());
     }
   }
   return Status::ok();
@@ -162,6 +163,15 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
                                       const ExecutionOptions& options) const {
   const Clock::time_point start = Clock::now();
   ExecutionResult result;
+  if (options.deadline && start + minimumTime_ > *options.deadline) {
+    result.status = Status(
+        ErrorStatus::MISSED_DEADLINE_PERSISTENT,
+        fmt::format("even an idle device cannot finish in time: by the cycle model the fabric steps take at "
+                    "least {} us, the deadline is {} us away (docs/qos.md)",
+                    std::chrono::duration_cast<std::chrono::microseconds>(minimumTime_).count(),
+                    std::chrono::duration_cast<std::chrono::microseconds>(*options.deadline - start).count()));
+    return result;
+  }
   try {
     const Subgraph& main = model().main;
     Frame frame = makeFrame(0);
@@ -207,6 +217,7 @@ Status PlanExecutor::runSubgraph(uint32_t subgraph, Frame& frame, Run& run) cons
                     "the execution deadline passed during the execution")
           .withContext(prepared->where());
     }
+    if (isCancelled(run.options)) return cancelledStatus(prepared->where());
     Status status;
     switch (prepared->step->kind) {
       case StepKind::CPU: status = runCpu(*prepared, frame, run); break;
@@ -263,17 +274,19 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
     return runCpu(prepared, frame, run);
   }
   std::vector<Value> outputs;
-  Status status = engine_.run(program->value(), inputs, run.options, &outputs);
-  if (status.isOk()) {
+  StepRun ran = engine_.run(program->value(), inputs, run.options, &outputs);
+  run.waited += ran.waited;
+  if (ran.status.isOk()) {
     for (size_t j = 0; j < step.outputs.size(); ++j) frame[step.outputs[j]] = std::move(outputs[j]);
     return Status::ok();
   }
-  if (isMissedDeadline(status.code())) {
-    // A loop timeout or the deadline is the execution's answer, not a fault.
-    return duringExecution(std::move(status)).withContext(prepared.where());
+  if (!ran.cpuMayRetry || isCancelled(run.options)) {
+    // A loop timeout, the deadline, a cancel, memory other executions hold
+    // or a device fault is the execution's answer (docs/qos.md).
+    return duringExecution(std::move(ran.status)).withContext(prepared.where());
   }
   spdlog::debug("{}: the fabric run failed ({}: {}), retrying on the CPU", prepared.where(),
-                toString(status.code()), status.message());
+                toString(ran.status.code()), ran.status.message());
   return runCpu(prepared, frame, run);
 }
 
@@ -338,10 +351,12 @@ Status PlanExecutor::runWhile(const PreparedStep& prepared, Frame& frame, Run& r
   for (size_t j = 0; j < values.size(); ++j) values[j] = frame[op.inputs[2 + j]];
 
   // NNAPI's loop timeout is per WHILE instance, from its start, checked each
-  // time the condition is true. Every iteration runs at least two steps,
+  // time the condition is true; time its fabric steps waited for the shared
+  // core is other executions' time and does not count. Every iteration runs at least two steps,
   // each microseconds long, so one clock read (~26 ns) per iteration is
   // already amortised.
   const Clock::time_point start = Clock::now();
+  const std::chrono::nanoseconds waitedBefore = run.waited;
   const auto timeout = std::min(run.options.loopTimeout, kLoopTimeoutMaximum);
   Frame condFrame = makeFrame(condIndex);
   Frame bodyFrame = makeFrame(bodyIndex);
@@ -355,7 +370,7 @@ Status PlanExecutor::runWhile(const PreparedStep& prepared, Frame& frame, Run& r
       return generalFailure("the WHILE condition produced no value").withContext(prepared.where());
     }
     if ((*decision.bytes)[0] == 0) break;
-    const auto elapsed = Clock::now() - start;
+    const auto elapsed = Clock::now() - start - (run.waited - waitedBefore);
     if (elapsed > timeout) {
       return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                     fmt::format("the WHILE loop timed out after {} ms and {} iterations (loop "

@@ -8,6 +8,7 @@
 // ended it. Results and statuses equal the cpu device's. See docs/runtime.md.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -34,7 +35,12 @@ class PlanExecutor {
   // program can never fit the device memory.
   Status prepare();
 
-  // `inputs` are already validated against the model.
+  // What an execution takes at least on an idle device: the cycle model's
+  // lower bounds of main's FABRIC steps compiled by prepare() (cycle_bound.h).
+  std::chrono::nanoseconds minimumTime() const { return minimumTime_; }
+
+  // `inputs` are already validated against the model. A deadline closer
+  // than minimumTime() is MISSED_DEADLINE_PERSISTENT before anything runs.
   ExecutionResult execute(const std::vector<TensorValue>& inputs, const ExecutionOptions& options) const;
 
   const Plan& plan() const { return plan_; }
@@ -60,6 +66,7 @@ class PlanExecutor {
   Plan plan_;
   FabricEngine& engine_;
   std::vector<std::vector<std::unique_ptr<PreparedStep>>> steps_;  // [subgraph][step]
+  std::chrono::nanoseconds minimumTime_{0};
 };
 
 }  // namespace nnfab::runtime

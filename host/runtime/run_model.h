@@ -1,6 +1,7 @@
-// One execution as `nnfab run` performs it: choose the device, prepare with
-// the priority, execute with the deadline and loop timeout. The CLI and the
-// conformance test share this path so that the test proves the CLI.
+// One execution as `nnfab run` performs it, through the client API
+// (host/api/): choose the device, prepare with the priority, execute with the
+// deadline and loop timeout. The CLI and the conformance test share this path
+// so that the test proves the CLI.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,107 @@
+#include "bench/qos/qos_bench.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "api/client.h"
+#include "api/prepared_model.h"
+#include "backends/hls_backend.h"
+#include "runtime/fabric_device.h"
+#include "support/loop_models.h"
+#include "support/model_builder.h"
+
+namespace nnfab::bench {
+namespace {
+
+using Ms = std::chrono::duration<double, std::milli>;
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5));
+  return v[i];
+}
+
+std::vector<TensorValue> counter(int32_t n) { return {testing::int32s({1}, {n})}; }
+
+bool missed(ErrorStatus code) {
+  return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT || code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+}
+
+QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool preempt, bool load) {
+  runtime::EngineOptions engine;
+  engine.scheduler.preemptWithinClient = preempt;
+  const FabricDevice device("qos-bench", "hls for the QoS benchmark", isa::kNOMINAL_CLOCK_MHZ,
+                            [] { return std::make_unique<backends::HlsBackend>(); }, engine);
+  auto client = api::Client::create("bench");
+  api::PrepareRequest lowRequest;
+  lowRequest.priority = Priority::LOW;
+  api::PrepareRequest highRequest;
+  highRequest.priority = Priority::HIGH;
+  auto low = client->prepare(device, testing::counterLoop(true), lowRequest).value();
+  auto high = client->prepare(device, testing::counterLoop(true), highRequest).value();
+
+  // LOW saturates the core: each background thread resubmits as soon as its
+  // execution ends.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> background;
+  if (load) {
+    for (uint32_t t = 0; t < o.lowThreads; ++t) {
+      background.emplace_back([&] {
+        while (!stop.load()) (void)low->execute(counter(o.lowIterations));
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+
+  QosBenchRow row;
+  row.configuration = name;
+  std::vector<double> latencies;
+  uint32_t misses = 0;
+  for (uint32_t k = 0; k < o.samples; ++k) {
+    auto start = std::chrono::steady_clock::now();
+    const ExecutionResult r = high->execute(counter(o.highIterations));
+    latencies.push_back(Ms(std::chrono::steady_clock::now() - start).count());
+    if (!r.status.isOk()) ++row.failures;
+    std::this_thread::sleep_for(o.gap);
+
+    api::ExecuteRequest request;
+    request.deadline = std::chrono::steady_clock::now() + o.deadline;
+    if (missed(high->execute(counter(o.highIterations), request).status.code())) ++misses;
+    std::this_thread::sleep_for(o.gap);
+  }
+  stop = true;
+  for (auto& t : background) t.join();
+  row.p50Ms = percentile(latencies, 0.50);
+  row.p99Ms = percentile(latencies, 0.99);
+  row.maxMs = percentile(latencies, 1.0);
+  row.missRate = o.samples ? static_cast<double>(misses) / o.samples : 0;
+  row.preemptions = device.schedulerStats().preemptions;
+  return row;
+}
+
+}  // namespace
+
+std::vector<QosBenchRow> runQosBench(const QosBenchOptions& options) {
+  return {measure(options, "idle device", true, false), measure(options, "LOW saturating, preemption", true, true),
+          measure(options, "LOW saturating, no preemption", false, true)};
+}
+
+std::string formatQosTable(const QosBenchOptions& o, const std::vector<QosBenchRow>& rows) {
+  std::string out = fmt::format(
+      "HIGH executions: counter loop of {} iterations, {} samples; LOW: {} executions of {} iterations kept in "
+      "flight by the same client; deadline {} us\n\n",
+      o.highIterations, o.samples, o.lowThreads, o.lowIterations, o.deadline.count());
+  out += "| configuration | HIGH p50 (ms) | HIGH p99 (ms) | HIGH max (ms) | deadline misses | preemptions |\n";
+  out += "|---|---:|---:|---:|---:|---:|\n";
+  for (const QosBenchRow& r : rows) {
+    out += fmt::format("| {} | {:.2f} | {:.2f} | {:.2f} | {:.1f} % | {} |\n", r.configuration, r.p50Ms, r.p99Ms,
+                       r.maxMs, 100.0 * r.missRate, r.preemptions);
+  }
+  return out;
+}
+
+}  // namespace nnfab::bench

@@ -1,0 +1,97 @@
+#include "api/execution.h"
+
+#include <atomic>
+
+namespace nnfab::api {
+namespace {
+std::atomic<uint64_t> gDuplicateCompletions{0};
+}  // namespace
+
+std::string_view toString(ExecutionState state) {
+  switch (state) {
+    case ExecutionState::QUEUED: return "QUEUED";
+    case ExecutionState::RUNNING: return "RUNNING";
+    case ExecutionState::DONE: return "DONE";
+    case ExecutionState::CANCELLED: return "CANCELLED";
+  }
+  return "UNKNOWN";
+}
+
+Execution::Execution(uint64_t id, Callback onDone) : id_(id), onDone_(std::move(onDone)) {}
+
+ExecutionState Execution::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return state_;
+}
+
+const ExecutionResult& Execution::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  doneCv_.wait(lock, [this] { return state_ == ExecutionState::DONE || state_ == ExecutionState::CANCELLED; });
+  return result_;
+}
+
+bool Execution::waitFor(std::chrono::nanoseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return doneCv_.wait_for(lock, timeout,
+                          [this] { return state_ == ExecutionState::DONE || state_ == ExecutionState::CANCELLED; });
+}
+
+bool Execution::start() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != ExecutionState::QUEUED) return false;
+  state_ = ExecutionState::RUNNING;
+  return true;
+}
+
+void Execution::setRemover(std::function<bool()> remover) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  remover_ = std::move(remover);
+}
+
+bool Execution::cancel() {
+  std::function<bool()> remover;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (completing_) return false;
+    remover = state_ == ExecutionState::QUEUED ? remover_ : nullptr;
+  }
+  // Signal first: a worker that takes it from the queue right now sees it.
+  cancel_->cancel();
+  if (remover && remover()) {
+    ExecutionResult result;
+    result.status = cancelledStatus("removed from the queue before it started");
+    complete(std::move(result));
+  }
+  return true;
+}
+
+void Execution::complete(ExecutionResult result) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (completing_) {
+      ++gDuplicateCompletions;
+      return;
+    }
+    completing_ = true;
+    if (!result.status.isOk()) {
+      // No output or timing ever leaves a failed run.
+      result.outputs.clear();
+      result.timing = {};
+    }
+    result_ = std::move(result);
+    remover_ = nullptr;
+  }
+  // Before the waiters wake: whoever waits sees the callback's effects.
+  if (onDone_) onDone_(result_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    state_ = !result_.status.isOk() && cancel_->cancelled() ? ExecutionState::CANCELLED : ExecutionState::DONE;
+    promise_.set_value(result_);
+    onDone_ = nullptr;
+  }
+  doneCv_.notify_all();
+}
+
+uint64_t Execution::duplicateCompletions() { return gDuplicateCompletions.load(); }
+
+}  // namespace nnfab::api

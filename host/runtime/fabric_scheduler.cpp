@@ -1,0 +1,139 @@
+#include "runtime/fabric_scheduler.h"
+
+#include <algorithm>
+
+namespace nnfab::runtime {
+namespace {
+
+// Unsubscribes on every exit path, after the scheduler's lock is released
+// (CancelSignal calls its subscribers under its own lock).
+class CancelSubscription {
+ public:
+  CancelSubscription(const std::shared_ptr<CancelSignal>& signal, std::function<void()> fn) : signal_(signal) {
+    if (signal_) id_ = signal_->subscribe(std::move(fn));
+  }
+  ~CancelSubscription() {
+    if (signal_) signal_->unsubscribe(id_);
+  }
+  CancelSubscription(const CancelSubscription&) = delete;
+  CancelSubscription& operator=(const CancelSubscription&) = delete;
+
+ private:
+  std::shared_ptr<CancelSignal> signal_;
+  uint64_t id_ = 0;
+};
+
+}  // namespace
+
+Status FabricScheduler::acquire(Ticket& ticket) {
+  CancelSubscription subscription(ticket.cancel, [this] {
+    std::lock_guard<std::mutex> lock(mutex_);
+    granted_.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
+  dispatch();
+  for (;;) {
+    if (holder_ == &ticket) return Status::ok();
+    if (ticket.cancel && ticket.cancel->cancelled()) {
+      dequeue(ticket);
+      return cancelledStatus("while it waited for the fabric core");
+    }
+    if (ticket.deadline && Clock::now() >= *ticket.deadline) {
+      dequeue(ticket);
+      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                    "the execution deadline passed while the step waited for the fabric core (queued behind "
+                    "other work or preempted)");
+    }
+    if (ticket.deadline) {
+      granted_.wait_until(lock, *ticket.deadline);
+    } else {
+      granted_.wait(lock);
+    }
+  }
+}
+
+bool FabricScheduler::shouldYield(const Ticket& ticket) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (holder_ != &ticket) return false;
+  if (ticket.cancel && ticket.cancel->cancelled()) return true;
+  const auto mine = waiting_.find(ticket.client);
+  if (options_.preemptWithinClient && mine != waiting_.end() &&
+      (*mine->second.begin())->priority > ticket.priority) {
+    return true;
+  }
+  return !ring_.empty() && Clock::now() - turnStart_ >= options_.quantum;
+}
+
+void FabricScheduler::release(Ticket& ticket, bool park) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (holder_ == &ticket) holder_ = nullptr;
+  if (park) {
+    const auto mine = waiting_.find(ticket.client);
+    if (options_.preemptWithinClient && mine != waiting_.end() &&
+        (*mine->second.begin())->priority > ticket.priority) {
+      ++stats_.preemptions;
+    } else if (!ring_.empty()) {
+      ++stats_.turnEnds;
+    }
+    enqueue(ticket);
+  }
+  dispatch();
+}
+
+FabricScheduler::Stats FabricScheduler::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void FabricScheduler::enqueue(Ticket& ticket) {
+  if (ticket.seq == 0) ticket.seq = ++nextSeq_;
+  Queue& queue = waiting_[ticket.client];
+  const bool first = queue.empty();
+  queue.insert(&ticket);
+  ticket.queued = true;
+  if (first && !(turnActive_ && turnClient_ == ticket.client)) ring_.push_back(ticket.client);
+}
+
+void FabricScheduler::dequeue(Ticket& ticket) {
+  if (!ticket.queued) return;
+  ticket.queued = false;
+  const auto mine = waiting_.find(ticket.client);
+  if (mine == waiting_.end()) return;
+  mine->second.erase(&ticket);
+  if (!mine->second.empty()) return;
+  waiting_.erase(mine);
+  ring_.erase(std::remove(ring_.begin(), ring_.end(), ticket.client), ring_.end());
+}
+
+void FabricScheduler::dispatch() {
+  if (holder_ != nullptr) return;
+  const Clock::time_point now = Clock::now();
+  if (turnActive_) {
+    const auto mine = waiting_.find(turnClient_);
+    const bool hasWork = mine != waiting_.end();
+    // The turn goes on while its client has work, unless its quantum is
+    // over and another client waits.
+    if (hasWork && (ring_.empty() || now - turnStart_ < options_.quantum)) {
+      grant(**mine->second.begin());
+      return;
+    }
+    if (hasWork) ring_.push_back(turnClient_);
+    turnActive_ = false;
+  }
+  if (ring_.empty()) return;
+  turnClient_ = ring_.front();
+  ring_.pop_front();
+  turnActive_ = true;
+  turnStart_ = now;
+  grant(**waiting_.at(turnClient_).begin());
+}
+
+void FabricScheduler::grant(Ticket& ticket) {
+  dequeue(ticket);
+  holder_ = &ticket;
+  ++stats_.grants;
+  granted_.notify_all();
+}
+
+}  // namespace nnfab::runtime

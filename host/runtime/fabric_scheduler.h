@@ -1,0 +1,109 @@
+// Who uses a fabric device's one core, and for how long (docs/qos.md
+// "Scheduling"). Every fabric step of every execution takes a Ticket and
+// runs only while it holds the core; the thread that runs the step drives
+// the core itself, so the scheduler is a policy and a queue, not a thread.
+//
+// Policy: clients take TURNS in round-robin order. During its turn a client's
+// best waiting step (highest priority, then oldest) holds the core; a step of
+// the same client with a strictly higher priority that arrives meanwhile
+// preempts it at once (the preempted step is parked with its device memory
+// and context, and resumes later exactly). A turn ends when the client has
+// nothing waiting, or when its quantum of wall time has passed and another
+// client waits: the holder is then preempted and parked, and the next client
+// in the ring gets the core. So a client that waits is served after at most
+// one turn of each other waiting client, whatever their priorities.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+
+#include "model/execution.h"
+#include "model/status.h"
+
+namespace nnfab::runtime {
+
+struct SchedulerOptions {
+  // A client's turn when other clients wait for the core.
+  std::chrono::nanoseconds quantum = std::chrono::milliseconds(4);
+  // False: a step of a client runs to completion even when a higher one of
+  // the same client arrives (the benchmark's baseline, docs/performance.md).
+  bool preemptWithinClient = true;
+};
+
+class FabricScheduler {
+ public:
+  // One fabric step that wants the core, from its first acquire until it
+  // finishes; parked steps keep their place (seq) in their client's order.
+  struct Ticket {
+    explicit Ticket(const ExecutionOptions& options)
+        : client(options.client), priority(options.priority), deadline(options.deadline), cancel(options.cancel) {}
+    const uint64_t client;
+    const Priority priority;
+    const std::optional<Clock::time_point> deadline;
+    const std::shared_ptr<CancelSignal> cancel;
+
+   private:
+    friend class FabricScheduler;
+    uint64_t seq = 0;     // arrival order (0: never queued)
+    bool queued = false;  // in its client's queue
+  };
+
+  struct Stats {
+    uint64_t grants = 0;
+    uint64_t preemptions = 0;  // a higher-priority step of the same client took over
+    uint64_t turnEnds = 0;     // the quantum passed while another client waited
+  };
+
+  explicit FabricScheduler(SchedulerOptions options = {}) : options_(options) {}
+
+  // Blocks until `ticket` holds the core: OK. MISSED_DEADLINE_TRANSIENT when
+  // its deadline passes while it waits (queueing or preemption made it
+  // late), the cancelled status when it is cancelled meanwhile; it is then
+  // out of the queue.
+  Status acquire(Ticket& ticket);
+
+  // Polled by the holder while its core runs: whether to stop at the next
+  // instruction boundary (preempted, turn over, or cancelled).
+  bool shouldYield(const Ticket& ticket);
+
+  // The holder gives the core up. `park`: it stopped resumable and queues
+  // again at its old place; acquire() again to resume it.
+  void release(Ticket& ticket, bool park);
+
+  Stats stats() const;
+
+ private:
+  struct Order {
+    bool operator()(const Ticket* a, const Ticket* b) const {
+      if (a->priority != b->priority) return a->priority > b->priority;
+      return a->seq < b->seq;
+    }
+  };
+  using Queue = std::set<Ticket*, Order>;
+
+  void enqueue(Ticket& ticket);  // with mutex_ held
+  void dequeue(Ticket& ticket);  // with mutex_ held
+  void dispatch();               // with mutex_ held: grants the core if it is free
+  void grant(Ticket& ticket);    // with mutex_ held
+
+  const SchedulerOptions options_;
+  mutable std::mutex mutex_;
+  std::condition_variable granted_;
+  std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)
+  std::deque<uint64_t> ring_;          // clients with waiting steps, except the one whose turn it is
+  Ticket* holder_ = nullptr;
+  bool turnActive_ = false;
+  uint64_t turnClient_ = 0;
+  Clock::time_point turnStart_{};
+  uint64_t nextSeq_ = 0;
+  Stats stats_;
+};
+
+}  // namespace nnfab::runtime
