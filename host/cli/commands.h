@@ -19,5 +19,6 @@ std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addDevicesCommand(CLI::App& app);
 std::function<int()> addPartitionCommand(CLI::App& app);
 std::function<int()> addDisasmCommand(CLI::App& app);
+std::function<int()> addBenchCommand(CLI::App& app);  // where the build has bench/
 
 }  // namespace nnfab::cli

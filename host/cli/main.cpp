@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   add(addDevicesCommand);
   add(addPartitionCommand);
   add(addDisasmCommand);
+#ifdef NNFAB_HAS_BENCH_COMMAND
+  add(addBenchCommand);
+#endif
 
   try {
     app.parse(argc, argv);

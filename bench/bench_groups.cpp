@@ -1,0 +1,31 @@
+#include "bench_groups.h"
+
+namespace nnfab::bench {
+
+Sizes Sizes::quick() {
+  Sizes s;
+  s.loopN2 = 10000;
+  s.ifN1 = 100;
+  s.ifN2 = 1000;
+  s.addElements = 1u << 16;
+  s.watchdogBudget = 2000;
+  s.hostExecutions = 200;
+  s.cosimN = 1000;
+  return s;
+}
+
+const std::vector<Group>& benchGroups() {
+  static const std::vector<Group> groups = {
+      {"loops", "cycles per WHILE iteration of the counter and accumulator loops, projected at 300 MHz", true,
+       runLoopsGroup},
+      {"if", "cycles from a ready IF condition to the branch (IF overhead inside a loop)", true, runIfGroup},
+      {"tensor", "elementwise INT32 ADD: elements per cycle against the memory-port bound", true, runTensorGroup},
+      {"watchdog", "cycles from an expired EXEC_BUDGET / LOOP_BUDGET to the halt", true, runWatchdogGroup},
+      {"preempt", "cycles from a preemption request to the saved context", true, runPreemptGroup},
+      {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},
+      {"host", "host time per execution beyond the device's own", true, runHostGroup},
+  };
+  return groups;
+}
+
+}  // namespace nnfab::bench

@@ -1,0 +1,24 @@
+// Models only the benchmarks need (the counter loops and the endless loop
+// come from tests/support/loop_models.h, shared with the tests).
+#pragma once
+
+#include <cstdint>
+
+#include "model/model.h"
+
+namespace nnfab::bench {
+
+// for i in [0, n): t = IF c THEN i + 1 ELSE i - 1; acc = acc + t.
+// Inputs n (TENSOR_INT32 [1]) and c (TENSOR_BOOL8 [1], loop-invariant, so the
+// condition is ready in a register); outputs (i, acc). With `withIf` false
+// the body computes t = i + 1 (`thenBranch`) or t = i - 1 directly and c is
+// unused: the same loop without the IF.
+Model ifInLoop(bool withIf, bool thenBranch = true);
+
+// c = ADD(a, b) over TENSOR_INT32 [elements], inputs a and b.
+Model elementwiseAdd(uint32_t elements);
+
+// c = ADD(a, b) over TENSOR_INT32 [1]: the smallest execution there is.
+Model tinyAdd();
+
+}  // namespace nnfab::bench
