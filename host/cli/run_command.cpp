@@ -8,6 +8,9 @@
 #include "cli/file_io.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
+#ifdef NNFAB_HAS_SIM_DEVICE
+#include "runtime/sim_device.h"
+#endif
 #include "runtime/run_model.h"
 
 namespace nnfab::cli {
@@ -21,6 +24,7 @@ struct RunArgs {
   // Signed so that CLI11 rejects "-1" instead of wrapping it to 2^64 - 1.
   int64_t timeoutMs = 0;
   int64_t loopTimeoutMs = 2000;
+  std::string traceFile;
 };
 
 int printResult(const ExecutionResult& result) {
@@ -47,6 +51,14 @@ int run(const RunArgs& args) {
   }
   const auto priority = priorityFromString(args.priority);
   if (!priority) return usageError("--priority must be low, medium or high");
+  if (!args.traceFile.empty()) {
+    if (device->name() != "sim") {
+      return usageError(fmt::format("--trace records the RTL's waveform: it needs --device sim, not {}", device->name()));
+    }
+#ifdef NNFAB_HAS_SIM_DEVICE
+    if (!setSimTraceFile(args.traceFile)) return usageError("--trace: the sim device is already running");
+#endif
+  }
 
   std::string error;
   const auto modelText = readFile(args.modelPath, &error);
@@ -87,6 +99,7 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
                   "Loop timeout per WHILE in ms (default 2000, clamped to 15000)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }
 

@@ -164,4 +164,29 @@ TEST_F(Cli, DevicesListsTheCpu) {
   EXPECT_TRUE(cpu);
 }
 
+TEST_F(Cli, TraceNeedsTheSimDevice) {
+  const Outcome o = nnfab("run examples/while_sum.json --inputs examples/while_sum.inputs.json --device cpu --trace " +
+                          (dir_ / "t.fst").string());
+  EXPECT_EQ(o.exitCode, 2) << o.err;
+  EXPECT_NE(o.err.find("--device sim"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out, "");
+  EXPECT_FALSE(fs::exists(dir_ / "t.fst"));
+}
+
+#ifdef NNFAB_TEST_HAS_SIM
+TEST_F(Cli, TraceWritesAnFstWaveformOfTheRtl) {
+  const fs::path trace = dir_ / "while_sum.fst";
+  const Outcome o = nnfab("run examples/while_sum.json --inputs examples/while_sum.inputs.json --device sim --trace " +
+                          trace.string());
+  EXPECT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_EQ(result(o)["status"], "NO_ERROR");
+  ASSERT_TRUE(fs::exists(trace));
+  // An FST file starts with its header block: type 0, then the block's
+  // length (329) as a big-endian 64-bit number.
+  const std::string bytes = nnfab::test::slurpFile(trace);
+  ASSERT_GT(bytes.size(), 329u);
+  EXPECT_EQ(bytes.substr(0, 9), std::string("\0\0\0\0\0\0\0\x01\x49", 9));
+}
+#endif
+
 }  // namespace
