@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,14 @@ namespace nnfab::fabric::test {
 
 using backends::SimBackend;
 using backends::SimBackendOptions;
+
+// How many random programs a differential test runs: `base` in the regular
+// suite, base * NNFAB_SIM_PROGRAM_SCALE for a long run you report.
+inline int randomProgramCount(int base) {
+  const char* scale = std::getenv("NNFAB_SIM_PROGRAM_SCALE");
+  const long factor = scale ? std::strtol(scale, nullptr, 10) : 1;
+  return factor > 1 ? static_cast<int>(base * factor) : base;
+}
 
 inline SimBackendOptions smallSim() {
   SimBackendOptions o;

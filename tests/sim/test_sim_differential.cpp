@@ -22,7 +22,7 @@ TEST(SimDifferential, RandomScalarProgramsMatchTheHlsCoreExactlyIncludingCycles)
   o.tensors = false;
   o.faults = false;
   o.loads = false;
-  for (int i = 0; i < 150; ++i) {
+  for (int i = 0; i < randomProgramCount(150); ++i) {
     const RandomProgram p = randomProgram(rng, o);
     const Outcome h = runOn(hls, p.a.code, p.image, p.dataBytes);
     const Outcome s = runOn(sim, p.a.code, p.image, p.dataBytes);
@@ -37,7 +37,7 @@ TEST(SimDifferential, RandomProgramsWithTensorsAndFaultsMatchTheHlsCore) {
   std::mt19937 rng(2);
   HlsBackend hls(smallDevice());
   SimBackend sim(smallSim());
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < randomProgramCount(300); ++i) {
     const RandomProgram p = randomProgram(rng);
     const Outcome h = runOn(hls, p.a.code, p.image, p.dataBytes);
     const Outcome s = runOn(sim, p.a.code, p.image, p.dataBytes);

@@ -95,7 +95,7 @@ Outcome runSliced(FabricBackend& backend, const Asm& a, const std::vector<uint8_
 TEST(SimPreempt, SlicedRandomProgramsMatchUninterruptedRuns) {
   std::mt19937 rng(11);
   SimBackend sim(smallSim());
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < randomProgramCount(40); ++i) {
     const RandomProgram p = randomProgram(rng);
     const Outcome whole = runOn(sim, p.a.code, p.image, p.dataBytes);
     uint32_t slices = 0;
@@ -119,7 +119,7 @@ TEST(SimPreempt, SavedContextEqualsTheHlsCoresContext) {
   o.tensors = false;
   o.faults = false;
   o.loads = false;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < randomProgramCount(40); ++i) {
     const RandomProgram p = randomProgram(rng, o);
     const uint32_t limit = 5 + static_cast<uint32_t>(rng() % 60);
     std::vector<uint32_t> ctx[2];
