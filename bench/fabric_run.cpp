@@ -7,13 +7,7 @@
 namespace nnfab::bench {
 
 Result<compiler::Program> compileMain(const Model& model, const std::vector<TensorValue>& inputs) {
-  compiler::StepSpec step;
-  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = model.main.inputIndexes;
-  step.outputs = model.main.outputIndexes;
-  std::vector<Dimensions> dims;
-  for (const TensorValue& v : inputs) dims.push_back(v.dimensions);
-  auto program = compiler::compile(model, step, dims);
+  auto program = compiler::compile(model, compiler::wholeMainStep(model), compiler::dimensionsOf(inputs));
   if (!program.isOk()) return std::move(program).takeStatus().withContext("compiling the benchmark model");
   return program;
 }

@@ -50,16 +50,12 @@ int disasm(const DisasmArgs& args) {
     }
   }
 
-  compiler::StepSpec step;
-  step.subgraph = 0;
-  for (uint32_t i = 0; i < main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = main.inputIndexes;
-  step.outputs = main.outputIndexes;
+  const compiler::StepSpec step = compiler::wholeMainStep(*model);
   std::vector<Dimensions> dims;
   if (inputsText) {
     auto inputs = parseInputs(*inputsText, *model);
     if (!inputs.isOk()) return fail(fmt::format("inputs file {}: {}", args.inputsPath, inputs.status().message()));
-    for (const TensorValue& v : *inputs) dims.push_back(v.dimensions);
+    dims = compiler::dimensionsOf(*inputs);
   } else {
     for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
       const Operand& operand = main.operands[main.inputIndexes[i]];

@@ -33,4 +33,20 @@ Result<Program> compile(const Model& model, const StepSpec& step, const std::vec
   }
 }
 
+StepSpec wholeMainStep(const Model& model) {
+  StepSpec step;
+  step.subgraph = 0;
+  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
+  step.inputs = model.main.inputIndexes;
+  step.outputs = model.main.outputIndexes;
+  return step;
+}
+
+std::vector<Dimensions> dimensionsOf(const std::vector<TensorValue>& values) {
+  std::vector<Dimensions> dims;
+  dims.reserve(values.size());
+  for (const TensorValue& v : values) dims.push_back(v.dimensions);
+  return dims;
+}
+
 }  // namespace nnfab::compiler

@@ -52,4 +52,10 @@ bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operat
 Result<Program> compile(const Model& model, const StepSpec& step,
                         const std::vector<Dimensions>& inputDimensions);
 
+// The whole main subgraph as one step (main inputs and outputs as the step's):
+// what `nnfab disasm`, the benchmarks and the platform model run.
+StepSpec wholeMainStep(const Model& model);
+// The dimensions of actual input values, in order, for compile().
+std::vector<Dimensions> dimensionsOf(const std::vector<TensorValue>& values);
+
 }  // namespace nnfab::compiler

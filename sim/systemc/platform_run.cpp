@@ -8,13 +8,7 @@
 namespace nnfab::sim {
 
 Result<compiler::Program> compileMainStep(const Model& model, const std::vector<TensorValue>& inputs) {
-  compiler::StepSpec step;
-  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = model.main.inputIndexes;
-  step.outputs = model.main.outputIndexes;
-  std::vector<Dimensions> dims;
-  for (const TensorValue& v : inputs) dims.push_back(v.dimensions);
-  return compiler::compile(model, step, dims);
+  return compiler::compile(model, compiler::wholeMainStep(model), compiler::dimensionsOf(inputs));
 }
 
 PlatformRun runOnPlatform(const PlatformOptions& options, const compiler::Program& program,

@@ -22,14 +22,7 @@ inline constexpr auto B8 = OperandType::TENSOR_BOOL8;
 inline constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 
 // Every main operation in order; main inputs and outputs as the step's.
-inline StepSpec wholeMain(const Model& model) {
-  StepSpec step;
-  step.subgraph = 0;
-  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = model.main.inputIndexes;
-  step.outputs = model.main.outputIndexes;
-  return step;
-}
+inline StepSpec wholeMain(const Model& model) { return wholeMainStep(model); }
 
 inline std::vector<Dimensions> declaredInputDims(const Model& model) {
   std::vector<Dimensions> dims;
@@ -37,11 +30,7 @@ inline std::vector<Dimensions> declaredInputDims(const Model& model) {
   return dims;
 }
 
-inline std::vector<Dimensions> dimsOf(const std::vector<TensorValue>& values) {
-  std::vector<Dimensions> dims;
-  for (const TensorValue& v : values) dims.push_back(v.dimensions);
-  return dims;
-}
+inline std::vector<Dimensions> dimsOf(const std::vector<TensorValue>& values) { return dimensionsOf(values); }
 
 inline Result<Program> compileMain(const Model& model) {
   return compile(model, wholeMain(model), declaredInputDims(model));

@@ -27,13 +27,8 @@ backends::HlsBackend& backend() {
 FabricRun runOnFabric(const Model& model, const std::vector<TensorValue>& inputs,
                       std::chrono::nanoseconds loopTimeout) {
   FabricRun run;
-  StepSpec step;
-  for (uint32_t i = 0; i < model.main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = model.main.inputIndexes;
-  step.outputs = model.main.outputIndexes;
-  std::vector<Dimensions> dims;
-  for (const TensorValue& v : inputs) dims.push_back(v.dimensions);
-  auto program = compile(model, step, dims);
+  const StepSpec step = wholeMainStep(model);
+  auto program = compile(model, step, dimensionsOf(inputs));
   if (!program.isOk()) {
     run.compileStatus = program.status();
     return run;

@@ -32,13 +32,7 @@ int main(int argc, char** argv) {
   if (!model.isOk()) return std::cerr << model.status().message() << "\n", 1;
   auto inputs = parseInputs(*inputsText, *model);
   if (!inputs.isOk()) return std::cerr << inputs.status().message() << "\n", 1;
-  compiler::StepSpec step;
-  for (uint32_t i = 0; i < model->main.operations.size(); ++i) step.operations.push_back(i);
-  step.inputs = model->main.inputIndexes;
-  step.outputs = model->main.outputIndexes;
-  std::vector<Dimensions> dims;
-  for (const TensorValue& v : *inputs) dims.push_back(v.dimensions);
-  auto program = compiler::compile(*model, step, dims);
+  auto program = compiler::compile(*model, compiler::wholeMainStep(*model), compiler::dimensionsOf(*inputs));
   if (!program.isOk()) return std::cerr << program.status().message() << "\n", 1;
 
   backends::SimBackendOptions options;
