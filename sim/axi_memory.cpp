@@ -1,5 +1,6 @@
 #include "axi_memory.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -42,6 +43,8 @@ void AxiMemory::reset() {
   hung_ = false;
   pendingAr_.reset();
   pendingAw_.reset();
+  nextReadBeat_ = 0;
+  nextWriteBeat_ = 0;
 }
 
 bool AxiMemory::failBeat(uint64_t address) {
@@ -57,8 +60,8 @@ AxiSlaveOut AxiMemory::drive(uint64_t cycle) {
   if (hung_) return out;
   out.arready = reads_.size() < config_.maxOutstandingReads;
   out.awready = writes_.size() + responses_.size() < config_.maxOutstandingWrites;
-  out.wready = true;
-  if (!reads_.empty() && reads_.front().readyCycle <= cycle) {
+  out.wready = cycle >= nextWriteBeat_;
+  if (!reads_.empty() && reads_.front().readyCycle <= cycle && cycle >= nextReadBeat_) {
     Burst& b = reads_.front();
     const uint64_t address = b.address + uint64_t{b.done} * kBeatBytes;
     const uint8_t* bytes = map_(address);
@@ -99,6 +102,7 @@ void AxiMemory::edge(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s
   if (s.rvalid && m.rready) {
     Burst& b = reads_.front();
     if (s.rresp != kOkay) failNext_ = false;  // the injected error was this beat
+    nextReadBeat_ = cycle + std::max<uint32_t>(config_.readBeatInterval, 1);
     ++b.done;
     if (b.done == b.beats) reads_.pop_front();
   }
@@ -110,7 +114,10 @@ void AxiMemory::edge(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s
       pendingAw_ = m;
     }
   }
-  if (m.wvalid && s.wready) wbeats_.push_back(WBeat{m.wdata, m.wstrb, m.wlast});
+  if (m.wvalid && s.wready) {
+    wbeats_.push_back(WBeat{m.wdata, m.wstrb, m.wlast});
+    nextWriteBeat_ = cycle + std::max<uint32_t>(config_.writeBeatInterval, 1);
+  }
   if (s.bvalid && m.bready) responses_.pop_front();
   applyWrites(cycle);
 }

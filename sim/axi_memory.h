@@ -33,6 +33,10 @@ struct AxiMemoryConfig {
   uint32_t maxOutstandingReads = 8;                // read bursts accepted and not yet fully returned
   uint32_t writeResponseLatency = 2;               // last W beat -> B
   uint32_t maxOutstandingWrites = 16;              // AW accepted and not yet answered
+  // Bandwidth: cycles from one data beat to the next on each channel (1 =
+  // a 64-byte beat every cycle; 2 = half that bandwidth, ...; 0 counts as 1).
+  uint32_t readBeatInterval = 1;
+  uint32_t writeBeatInterval = 1;
 };
 
 // The master's outputs in one cycle (sampled before the clock edge).
@@ -125,6 +129,7 @@ class AxiMemory {
   std::optional<uint64_t> failAddress_;
   bool failNext_ = false;
   bool hung_ = false;
+  uint64_t nextReadBeat_ = 0, nextWriteBeat_ = 0;  // first cycle the next R / W beat may pass
   // AXI: a VALID, once raised, stays with the same payload until READY.
   std::optional<AxiMasterOut> pendingAr_, pendingAw_;
 };
