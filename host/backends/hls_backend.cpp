@@ -45,7 +45,7 @@ struct HlsBackend::Stop {
 };
 
 HlsBackend::HlsBackend(HlsBackendOptions options)
-    : options_(options), memory_(options.memoryBytes), worker_([this] { workerLoop(); }) {}
+    : HostMemoryBackend(options.memoryBytes), options_(options), worker_([this] { workerLoop(); }) {}
 
 HlsBackend::~HlsBackend() {
   {

@@ -14,8 +14,7 @@
 #include <string_view>
 #include <thread>
 
-#include "fabric/device_memory.h"
-#include "fabric/fabric_backend.h"
+#include "fabric/host_memory_backend.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::backends {
@@ -39,7 +38,7 @@ enum class InjectedFault {
   BAD_INSTRUCTION, // the first instruction arrives corrupted (all ones): ILLEGAL_INSTRUCTION
 };
 
-class HlsBackend final : public fabric::FabricBackend {
+class HlsBackend final : public fabric::HostMemoryBackend {
  public:
   explicit HlsBackend(HlsBackendOptions options = {});
   ~HlsBackend() override;
@@ -47,17 +46,7 @@ class HlsBackend final : public fabric::FabricBackend {
   HlsBackend& operator=(const HlsBackend&) = delete;
 
   std::string_view name() const override { return "hls"; }
-  uint64_t memoryBytes() const override { return memory_.size(); }
   double clockMhz() const override { return options_.clockMhz; }
-
-  Result<fabric::DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
-  void release(fabric::DeviceAddress address) override { memory_.release(address); }
-  Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override {
-    return memory_.copyTo(dst, src, bytes);
-  }
-  Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override {
-    return memory_.copyFrom(dst, src, bytes);
-  }
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
@@ -79,7 +68,6 @@ class HlsBackend final : public fabric::FabricBackend {
   void updatePreemptLines();  // with mutex_ held
 
   const HlsBackendOptions options_;
-  fabric::DeviceMemory memory_;
 
   std::mutex mutex_;
   std::condition_variable wake_;      // worker: a start, reset or shutdown

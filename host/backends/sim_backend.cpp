@@ -8,7 +8,7 @@
 namespace nnfab::backends {
 
 SimBackend::SimBackend(SimBackendOptions options)
-    : options_(std::move(options)), memory_(options_.memoryBytes), worker_([this] { workerLoop(); }) {}
+    : HostMemoryBackend(options.memoryBytes), options_(std::move(options)), worker_([this] { workerLoop(); }) {}
 
 SimBackend::~SimBackend() {
   {

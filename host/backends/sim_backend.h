@@ -20,8 +20,7 @@
 #include <thread>
 
 #include "axi_memory.h"
-#include "fabric/device_memory.h"
-#include "fabric/fabric_backend.h"
+#include "fabric/host_memory_backend.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::sim {
@@ -54,7 +53,7 @@ struct SimRunEvents {
   uint64_t done = 0;            // the core was idle again (AP_DONE set)
 };
 
-class SimBackend final : public fabric::FabricBackend {
+class SimBackend final : public fabric::HostMemoryBackend {
  public:
   explicit SimBackend(SimBackendOptions options = {});
   ~SimBackend() override;
@@ -62,17 +61,7 @@ class SimBackend final : public fabric::FabricBackend {
   SimBackend& operator=(const SimBackend&) = delete;
 
   std::string_view name() const override { return "sim"; }
-  uint64_t memoryBytes() const override { return memory_.size(); }
   double clockMhz() const override { return options_.clockMhz; }
-
-  Result<fabric::DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
-  void release(fabric::DeviceAddress address) override { memory_.release(address); }
-  Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override {
-    return memory_.copyTo(dst, src, bytes);
-  }
-  Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override {
-    return memory_.copyFrom(dst, src, bytes);
-  }
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
@@ -96,7 +85,6 @@ class SimBackend final : public fabric::FabricBackend {
   void observe(const sim::SimHarness& harness);  // with mutex_ held
 
   const SimBackendOptions options_;
-  fabric::DeviceMemory memory_;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;      // worker: a job or shutdown
