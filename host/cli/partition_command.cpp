@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/file_io.h"
 #include "model/json_io.h"
 #include "runtime/cpu_device.h"
@@ -25,17 +26,10 @@ int fail(const std::string& message) {
 
 int partition(const PartitionArgs& args) {
   // Without --device: the most hardware-like device, whose plan is the
-  // interesting one (the default device for `run` is cpu).
-  const Device* device = allDevices().front();
-  if (!args.device.empty()) {
-    device = findDevice(args.device);
-    if (!device) {
-      std::string names;
-      for (const Device* d : allDevices()) names += (names.empty() ? "" : ", ") + std::string(d->name());
-      return usageError(fmt::format("unknown device '{}' (this build has: {})", args.device, names));
-    }
-  }
+  // interesting one (where Verilator is missing, `run` defaults to cpu).
   std::string error;
+  const Device* device = resolveDevice(args.device, *allDevices().front(), &error);
+  if (!device) return usageError(error);
   const auto text = readFile(args.modelPath, &error);
   if (!text) return usageError(error);
   auto model = parseModel(*text);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/file_io.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
@@ -40,15 +41,9 @@ int printError(Status status) {
 }
 
 int run(const RunArgs& args) {
-  const Device* device = &defaultDevice();
-  if (!args.device.empty()) {
-    device = findDevice(args.device);
-    if (!device) {
-      std::string names;
-      for (const Device* d : allDevices()) names += (names.empty() ? "" : ", ") + std::string(d->name());
-      return usageError(fmt::format("unknown device '{}' (this build has: {})", args.device, names));
-    }
-  }
+  std::string error;
+  const Device* device = resolveDevice(args.device, defaultDevice(), &error);
+  if (!device) return usageError(error);
   const auto priority = priorityFromString(args.priority);
   if (!priority) return usageError("--priority must be low, medium or high");
   if (!args.traceFile.empty()) {
@@ -60,7 +55,6 @@ int run(const RunArgs& args) {
 #endif
   }
 
-  std::string error;
   const auto modelText = readFile(args.modelPath, &error);
   if (!modelText) return usageError(error);
   const auto inputsText = readFile(args.inputsPath, &error);
