@@ -17,6 +17,8 @@ PACKAGES=(
   clang libclang-rt-14-dev
   # RTL: Verilator co-simulation, yosys resource estimates, SystemC, XRT host API
   verilator yosys libsystemc-dev libxrt-dev uuid-dev ccache
+  # Verilator's FST waveform writer includes zlib.h
+  zlib1g-dev
   # sim/systemc/make_models.py writes the platform-model projection models
   python3
 )
