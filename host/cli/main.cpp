@@ -4,6 +4,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <map>
@@ -48,16 +49,19 @@ int main(int argc, char** argv) {
   }
   if (verbose) spdlog::set_level(spdlog::level::debug);
 
-  try {
-    for (auto& [cmd, runner] : commands) {
-      if (cmd->parsed()) return runner();
+  for (auto& [cmd, runner] : commands) {
+    if (!cmd->parsed()) continue;
+    try {
+      return finishStdout(runner());
+    } catch (const std::exception& e) {
+      // fmt throws when a write to stdout fails (the disk is full).
+      if (std::ferror(stdout)) return finishStdout(kExitOk);
+      // Should not happen (components return Status), but if it does the caller
+      // still gets a result it can parse rather than a crash.
+      fmt::print("{{\"status\": \"GENERAL_FAILURE\", \"message\": \"internal error\"}}\n");
+      fmt::print(stderr, "nnfab: internal error: {}\n", e.what());
+      return finishStdout(kExitErrorStatus);
     }
-  } catch (const std::exception& e) {
-    // Should not happen (components return Status), but if it does the caller
-    // still gets a result it can parse rather than a crash.
-    fmt::print("{{\"status\": \"GENERAL_FAILURE\", \"message\": \"internal error\"}}\n");
-    fmt::print(stderr, "nnfab: internal error: {}\n", e.what());
-    return kExitErrorStatus;
   }
   return usageError("no command given (see --help)");
 }

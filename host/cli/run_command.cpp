@@ -25,6 +25,7 @@ struct RunArgs {
   // Signed so that CLI11 rejects "-1" instead of wrapping it to 2^64 - 1.
   int64_t timeoutMs = 0;
   int64_t loopTimeoutMs = 2000;
+  int64_t memoryLimitMb = static_cast<int64_t>(kExecutionMemoryLimitDefault >> 20);
   std::string traceFile;
 };
 
@@ -50,6 +51,9 @@ int run(const RunArgs& args) {
     if (device->name() != "sim") {
       return usageError(fmt::format("--trace records the RTL's waveform: it needs --device sim, not {}", device->name()));
     }
+    // The waveform is written as the core runs: a path that cannot be written
+    // is a usage error now, not a run whose trace silently goes nowhere.
+    if (!checkWritable(args.traceFile, &error)) return usageError("--trace: " + error);
 #ifdef NNFAB_HAS_SIM_DEVICE
     if (!setSimTraceFile(args.traceFile)) return usageError("--trace: the sim device is already running");
 #endif
@@ -75,6 +79,7 @@ int run(const RunArgs& args) {
   options.priority = *priority;
   options.timeoutMs = static_cast<uint64_t>(args.timeoutMs);
   options.loopTimeoutMs = static_cast<uint64_t>(args.loopTimeoutMs);
+  options.memoryLimitBytes = static_cast<uint64_t>(args.memoryLimitMb) << 20;
   return printResult(runModel(*model, *inputs, options));
 }
 
@@ -93,6 +98,10 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
                   "Loop timeout per WHILE in ms (default 2000, clamped to 15000)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--memory-limit-mb", args->memoryLimitMb,
+                  "Host memory the execution's tensors may hold, in MiB (default 2048); past it the run ends with "
+                  "RESOURCE_EXHAUSTED_PERSISTENT")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }

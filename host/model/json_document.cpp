@@ -218,6 +218,73 @@ std::string_view nlohmannDetail(std::string_view what) {
   return what;
 }
 
+// nlohmann's lexer keeps every byte since the last string or number in its
+// "token string", and on a syntax error writes it into the message with each
+// control character spelled out ("<U+000A>", eight bytes). A long run of
+// whitespace before an error therefore costs many times its size. The text
+// handed to nlohmann has each run longer than kMaxWhitespaceRun folded to one
+// space; `toOriginal` maps its offsets back for the message.
+class FoldedText {
+ public:
+  static constexpr size_t kMaxWhitespaceRun = 4096;
+
+  explicit FoldedText(std::string_view text) : original_(text) {
+    size_t i = 0;
+    while (i < text.size()) {
+      if (!isSpace(text[i])) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < text.size() && isSpace(text[end])) ++end;
+      if (end - i > kMaxWhitespaceRun) {
+        if (folded_.empty()) folded_.reserve(text.size() / 2);
+        folded_.append(text.substr(copiedTo_, i - copiedTo_));
+        folded_ += ' ';
+        shift_ += end - i - 1;
+        runs_.push_back({folded_.size(), shift_});
+        copiedTo_ = end;
+      }
+      i = end;
+    }
+    if (!runs_.empty()) folded_.append(text.substr(copiedTo_));
+  }
+
+  std::string_view text() const { return runs_.empty() ? original_ : std::string_view(folded_); }
+
+  size_t toOriginal(size_t offset) const {
+    size_t shift = 0;
+    for (const Run& run : runs_) {  // few runs: each is over 4 KiB of input
+      if (run.foldedEnd > offset) break;
+      shift = run.shiftAfter;
+    }
+    return offset + shift;
+  }
+
+ private:
+  struct Run {
+    size_t foldedEnd;   // offset in the folded text just past the kept space
+    size_t shiftAfter;  // bytes removed up to and including this run
+  };
+  static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+  std::string_view original_;
+  std::string folded_;
+  std::vector<Run> runs_;
+  size_t copiedTo_ = 0;
+  size_t shift_ = 0;
+};
+
+// A raw control character other than the whitespace ones is an error
+// anywhere in JSON text, inside strings too.
+size_t firstControlCharacter(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return i;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 Result<JsonDocument> parseJsonDocument(std::string_view text) {
@@ -231,19 +298,35 @@ Result<JsonDocument> parseJsonDocument(std::string_view text) {
   if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
     return syntaxError(text, nul, "NUL byte");
   }
+  // Only the text before the first control character is parsed: an error
+  // earlier than it is reported as usual, else the control character is the
+  // error (nlohmann would spell out a whole run of them in its message).
+  const size_t control = firstControlCharacter(text);
+  const std::string_view parsed = text.substr(0, control);
+  const auto controlError = [&] {
+    return syntaxError(text, control,
+                       fmt::format("control character U+{:04X} must be escaped",
+                                   static_cast<unsigned char>(text[control])));
+  };
   try {
+    const FoldedText folded(parsed);
+    const std::string_view input = folded.text();
     JsonDocument doc;
     JsonDocumentBuilder builder(doc);
-    builder.reserveFor(text.size());
-    const bool ok = nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &builder,
+    builder.reserveFor(input.size());
+    const bool ok = nlohmann::json::sax_parse(input.data(), input.data() + input.size(), &builder,
                                               nlohmann::json::input_format_t::json, true);
     if (builder.error()) return invalidArgument(*builder.error());
     if (builder.errorPosition()) {
       // nlohmann counts the bytes read; the last one read is where it stopped.
       const size_t position = *builder.errorPosition();
-      return syntaxError(text, position == 0 ? 0 : position - 1,
-                         nlohmannDetail(builder.errorWhat()), builder.errorContainer());
+      const size_t at = position == 0 ? 0 : position - 1;
+      // Stopped by the end of the parsed part: the control character is next.
+      if (control != std::string_view::npos && at >= input.size()) return controlError();
+      return syntaxError(text, folded.toOriginal(at), nlohmannDetail(builder.errorWhat()),
+                         builder.errorContainer());
     }
+    if (control != std::string_view::npos) return controlError();
     if (!ok || !builder.complete()) return syntaxError(text, text.size(), "no JSON value");
     return doc;
   } catch (const std::bad_alloc&) {

@@ -20,7 +20,7 @@ namespace nnfab::json {
 
 inline constexpr size_t kMaxJsonDepth = 64;
 // Offsets in the document are 32-bit; this keeps every one of them in range.
-inline constexpr size_t kMaxJsonBytes = size_t{1} << 30;
+inline constexpr size_t kMaxJsonBytes = size_t{512} << 20;  // also the CLI's file limit
 
 enum class JsonKind : uint8_t { Null, Bool, Integer, Float, String, Array, Object };
 
