@@ -15,6 +15,7 @@ Result<ExecutionOptions> PreparedModel::optionsFor(const ExecuteRequest& request
   ExecutionOptions options;
   options.deadline = request.deadline;
   options.loopTimeout = std::min(request.loopTimeout, kLoopTimeoutMaximum);
+  options.memoryLimitBytes = request.memoryLimitBytes;
   options.client = client_->id();
   options.priority = priority_;
   options.cancel = std::move(cancel);

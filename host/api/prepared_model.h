@@ -21,6 +21,7 @@ struct ExecuteRequest {
   std::optional<Clock::time_point> deadline;
   // Per WHILE instance; negative is INVALID_ARGUMENT, above 15 s is clamped.
   std::chrono::nanoseconds loopTimeout = kLoopTimeoutDefault;
+  uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
 };
 
 class PreparedModel {

@@ -345,7 +345,6 @@ Status Builder::buildWhile(Instance& in, uint32_t opIndex, uint32_t depth) {
     i.label = label;
     out_->push_back(i);
   };
-  if (outermost) marker(Kind::WDARM);
   out_->insert(out_->end(), scope.preheader.begin(), scope.preheader.end());
   out_->insert(out_->end(), copyIn.begin(), copyIn.end());
   out_->insert(out_->end(), cond1.begin(), cond1.end());
@@ -355,6 +354,10 @@ Status Builder::buildWhile(Instance& in, uint32_t opIndex, uint32_t depth) {
   exitBranch.sense = false;
   exitBranch.label = exit;
   out_->push_back(exitBranch);
+  // NNAPI checks the loop timeout after each true condition, before the body:
+  // the watchdog is armed once the first condition was true, so a loop that
+  // never runs its body cannot time out (whatever the timeout, 0 included).
+  if (outermost) marker(Kind::WDARM);
   marker(Kind::LOOP_BEGIN);
   marker(Kind::LABEL, top);
   out_->insert(out_->end(), body.begin(), body.end());

@@ -205,7 +205,7 @@ bool Interpreter::runKernel(Frame& frame, const ProgramOp& op, OpState& state) {
 
   for (size_t o = 0; o < op.outputs.size(); ++o) {
     Slot& out = frame.slots[op.outputs[o]];
-    if (out.storage.size() != out.bytes) out.storage.resize(out.bytes);
+    if (out.storage.size() != out.bytes && !resizeStorage(frame, out.storage, out.bytes)) return false;
     out.data = dataOf(out.storage);
     out.hasValue = true;
     state.outputPointers[o] = dataOf(out.storage);
@@ -297,6 +297,20 @@ bool Interpreter::startIf(Frame& frame, const ProgramOp& op, OpState& state) {
     bindAlias(branch.slots[branchGraph.inputIndexes[i]], frame.slots[op.inputs[3 + i]]);
   }
   push(&branch);
+  return true;
+}
+
+bool Interpreter::resizeStorage(const Frame& frame, std::vector<uint8_t>& storage, size_t bytes) {
+  const uint64_t before = storage.capacity();
+  const uint64_t others = liveBytes_ - before;
+  if (bytes > before && others + bytes > options_.memoryLimitBytes) {
+    return fail(frame, Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                              fmt::format("the execution would hold {} bytes of tensors, more than its "
+                                          "memory limit of {} bytes",
+                                          others + bytes, options_.memoryLimitBytes)));
+  }
+  storage.resize(bytes);
+  liveBytes_ = others + storage.capacity();
   return true;
 }
 
@@ -392,7 +406,8 @@ bool Interpreter::resumeWhile(Frame& frame, const ProgramOp& op, OpState& state)
                                  "output {} is declared {} but the loop produced {}", i,
                                  dimsToString(declared.dimensions), dimsToString(last.dims))));
         }
-        out.storage.assign(last.data, last.data + last.bytes);
+        if (!resizeStorage(frame, out.storage, last.bytes)) return false;
+        if (last.bytes != 0) std::memcpy(out.storage.data(), last.data, last.bytes);
         out.data = dataOf(out.storage);
         out.bytes = last.bytes;
         out.hasValue = true;
@@ -411,7 +426,11 @@ bool Interpreter::resumeWhile(Frame& frame, const ProgramOp& op, OpState& state)
     return true;
   }
 
-  if (now_ > loop.start && now_ - loop.start > options_.loopTimeout) {
+  // NNAPI checks after each true condition whether the time since the loop
+  // began exceeds the timeout; a zero timeout is exceeded at the first one
+  // (the cached clock reading may not have moved yet).
+  if (options_.loopTimeout <= std::chrono::nanoseconds::zero() ||
+      (now_ > loop.start && now_ - loop.start > options_.loopTimeout)) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now_ - loop.start);
     return fail(frame, Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                               fmt::format("the WHILE loop timed out after {} ms and {} iterations "

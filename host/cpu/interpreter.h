@@ -38,6 +38,9 @@ class Interpreter {
   bool startWhile(Frame& frame, const ProgramOp& op, OpState& state);
   bool resumeWhile(Frame& frame, const ProgramOp& op, OpState& state);
   bool adopt(Frame& frame, uint32_t operandIndex, Slot& produced);
+  // Sizes `storage` to `bytes`, counting the change against the execution's
+  // memory limit; false (RESOURCE_EXHAUSTED_PERSISTENT) past the limit.
+  bool resizeStorage(const Frame& frame, std::vector<uint8_t>& storage, size_t bytes);
   void push(Frame* frame);
   // Reads the clock (the op budget is used up) and checks the deadline and
   // the cancel signal.
@@ -54,6 +57,7 @@ class Interpreter {
   int64_t budget_ = 0;
   Clock::time_point now_;  // last clock reading: at most kClockBudget units old
   Status error_;
+  uint64_t liveBytes_ = 0;  // capacity of every storage this execution allocated
 };
 
 }  // namespace nnfab::cpu

@@ -17,12 +17,18 @@ using Clock = std::chrono::steady_clock;
 
 inline constexpr std::chrono::nanoseconds kLoopTimeoutDefault = std::chrono::seconds(2);
 inline constexpr std::chrono::nanoseconds kLoopTimeoutMaximum = std::chrono::seconds(15);
+// Live tensor memory one execution may hold on the host (docs/cpu-executor.md):
+// past it the execution ends with RESOURCE_EXHAUSTED_PERSISTENT instead of
+// driving the machine into swap.
+inline constexpr uint64_t kExecutionMemoryLimitDefault = uint64_t{2} << 30;
 
 struct ExecutionOptions {
   // Absolute execution deadline; none = no deadline.
   std::optional<Clock::time_point> deadline;
   // Per-WHILE-instance loop timeout; callers clamp to kLoopTimeoutMaximum.
   std::chrono::nanoseconds loopTimeout = kLoopTimeoutDefault;
+  // Bound of the tensors the execution creates (not its inputs).
+  uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
 
   // Quality of service (docs/qos.md). Devices with a scheduler order work
   // by client and priority; a prepared model sets both from its own

@@ -72,6 +72,17 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
                                           device->name(), device->memoryBytes())));
   }
 
+  // The results come back into host memory: the execution's memory limit
+  // holds for them as it does for the CPU executor's tensors.
+  uint64_t resultBytes = 0;
+  for (const compiler::IoSlot& slot : program.outputs) resultBytes += slot.bytes;
+  if (resultBytes > options.memoryLimitBytes) {
+    return finalStatus(Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                              fmt::format("the step's results would hold {} bytes, more than the execution's "
+                                          "memory limit of {} bytes",
+                                          resultBytes, options.memoryLimitBytes)));
+  }
+
   FabricScheduler::Ticket ticket(options);
   // Loaded when the step first holds the core, so that only running and
   // parked steps hold device memory, never queued ones.

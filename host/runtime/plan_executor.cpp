@@ -120,9 +120,11 @@ Status PlanExecutor::prepare() {
       fabric::FabricBackend* backend = engine_.backend();
       const uint64_t need = FabricEngine::memoryNeed(program->value());
       if (backend && need > backend->memoryBytes()) {
-        return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
-                      fmt::format("{}: the program needs {} bytes of device memory, {} has {}",
-                                  prepared->where(), need, backend->name(), backend->memoryBytes()));
+        // As NNAPI falls back to the CPU when a device cannot prepare: the
+        // engine refuses the step at run time and the CPU executor runs it.
+        spdlog::info("{}: the program needs {} bytes of device memory, {} has {}; it runs on the CPU",
+                     prepared->where(), need, backend->name(), backend->memoryBytes());
+        continue;
       }
       // Every step of main runs once per execution: their bounds add up.
       if (backend && s == 0) minimumTime_ += lowerBoundTime(program->value(), backend->clockMhz());

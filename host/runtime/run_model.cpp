@@ -31,6 +31,7 @@ ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inp
   api::ExecuteRequest request;
   request.deadline = deadline;
   request.loopTimeout = std::chrono::milliseconds(std::min<uint64_t>(options.loopTimeoutMs, 15000));
+  request.memoryLimitBytes = options.memoryLimitBytes;
   return prepared.value()->execute(inputs, request);
 }
 

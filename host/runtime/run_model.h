@@ -19,6 +19,7 @@ struct RunOptions {
   Priority priority = Priority::MEDIUM;
   uint64_t timeoutMs = 0;         // 0: no deadline
   uint64_t loopTimeoutMs = 2000;  // clamped to 15000
+  uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
 };
 
 ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inputs,

@@ -31,14 +31,21 @@ uint64_t memoryNeedOf(const Model& model) {
   return program.isOk() ? runtime::FabricEngine::memoryNeed(*program) : 0;
 }
 
-TEST(QosResources, AModelLargerThanTheDeviceMemoryIsPersistentlyExhausted) {
+// A model whose fabric step can never fit the device memory is prepared and
+// runs on the CPU (NNAPI's fallback when a device cannot prepare), with the
+// same results.
+TEST(QosResources, AModelLargerThanTheDeviceMemoryRunsOnTheCpu) {
   backends::HlsBackendOptions small;
   small.memoryBytes = 1 << 20;
   TestHls hls(small);
   auto client = api::Client::create("big");
-  const Model model = tensorLoop(1 << 18);  // 1 MiB per copy of t
-  auto prepared = client->prepare(hls.device(), model);
-  EXPECT_EQ(prepared.status().code(), ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT) << prepared.status().message();
+  constexpr uint32_t kElements = 1 << 18;  // 1 MiB per copy of t
+  auto prepared = client->prepare(hls.device(), tensorLoop(kElements));
+  ASSERT_TRUE(prepared.isOk()) << prepared.status().message();
+  const ExecutionResult result =
+      prepared.value()->execute({int32s({1}, {3}), int32s({kElements}, std::vector<int32_t>(kElements, 1))}, {});
+  ASSERT_TRUE(result.status.isOk()) << result.status.message();
+  EXPECT_EQ(testing::values<int32_t>(result.outputs[1]), std::vector<int32_t>(kElements, 4));
 }
 
 // A preempted (parked) execution keeps its device memory: another that needs

@@ -25,7 +25,10 @@ Result<size_t> checkedElementCount(std::span<const uint32_t> dims, size_t elemen
     if (count > UINT32_MAX) break;
   }
   if (count > UINT32_MAX || count * elementSize > UINT32_MAX) {
-    return generalFailure("tensor of shape " + dimsToString(dims) + " is too large");
+    // The same status as the executor's per-tensor limit: the model asks for
+    // more than can ever be given, whichever check notices first.
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                  "tensor of shape " + dimsToString(dims) + " is too large (over 4 GiB)");
   }
   return static_cast<size_t>(count);
 }

@@ -22,8 +22,9 @@ std::string dimsToString(std::span<const uint32_t> dims);
 // "ADD" etc.
 std::string opName(OperationType type);
 
-// Element count of a run-time shape, or GENERAL_FAILURE when the count or the
-// byte size (with elementSize) does not fit in uint32 (NNAPI's size limit).
+// Element count of a run-time shape, or RESOURCE_EXHAUSTED_PERSISTENT when the
+// count or the byte size (with elementSize) does not fit in uint32 (NNAPI's
+// size limit).
 Result<size_t> checkedElementCount(std::span<const uint32_t> dims, size_t elementSize);
 
 bool hasZeroDimension(std::span<const uint32_t> dims);
