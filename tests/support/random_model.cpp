@@ -17,6 +17,21 @@ uint64_t RandomSource::below(uint64_t n) {
   }
 }
 
+RandomSource::RandomSource(std::span<const uint8_t> bytes) : bytes_(bytes) {
+  // FNV-1a over the bytes: the engine that takes over when they run out.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001b3ull;
+  engine_.seed(hash);
+}
+
+uint64_t RandomSource::fromBytes() {
+  uint64_t x = 0;
+  const size_t n = std::min<size_t>(8, bytes_.size() - offset_);
+  std::memcpy(&x, bytes_.data() + offset_, n);
+  offset_ += n;
+  return x;
+}
+
 int64_t RandomSource::range(int64_t lo, int64_t hi) {
   const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
   if (span == 0) return static_cast<int64_t>(next());
@@ -148,7 +163,7 @@ class SubgraphGen {
 
 class ModelGen {
  public:
-  ModelGen(uint64_t seed, const RandomModelOptions& options) : rng(seed), opt(options) {
+  ModelGen(RandomSource source, const RandomModelOptions& options) : rng(std::move(source)), opt(options) {
     const auto rank = static_cast<uint32_t>(rng.range(1, std::max<uint32_t>(1, opt.maxRank)));
     for (uint32_t i = 0; i < rank; ++i) {
       shape.push_back(static_cast<uint32_t>(rng.range(1, std::max<uint32_t>(1, opt.maxDimension))));
@@ -738,7 +753,11 @@ void hideSomeShapes(Subgraph& sg, bool isMain, RandomSource& rng, uint32_t perce
 }  // namespace
 
 Model randomModel(uint64_t seed, const RandomModelOptions& options) {
-  ModelGen gen(seed, options);
+  return randomModel(RandomSource(seed), options);
+}
+
+Model randomModel(RandomSource rng, const RandomModelOptions& options) {
+  ModelGen gen(std::move(rng), options);
   std::vector<Spec> inputs;
   const auto inputCount = gen.rng.range(0, options.maxInputs);
   for (int64_t i = 0; i < inputCount; ++i) {

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "model/model.h"
@@ -29,7 +30,14 @@ namespace nnfab::testing {
 class RandomSource {
  public:
   explicit RandomSource(uint64_t seed) : engine_(seed) {}
-  uint64_t next() { return engine_(); }
+  // Draws from `bytes` first, eight per draw, so that a fuzzer's input steers
+  // every choice; then from an engine seeded by the bytes, so that a short
+  // input still yields a whole model. The bytes must outlive the source.
+  explicit RandomSource(std::span<const uint8_t> bytes);
+  uint64_t next() {
+    if (offset_ < bytes_.size()) return fromBytes();
+    return engine_();
+  }
   // Uniform in [0, n); n > 0. Rejection sampling, so no modulo bias.
   uint64_t below(uint64_t n);
   // Uniform in [lo, hi], inclusive.
@@ -42,7 +50,11 @@ class RandomSource {
   }
 
  private:
+  uint64_t fromBytes();
+
   std::mt19937_64 engine_;
+  std::span<const uint8_t> bytes_;
+  size_t offset_ = 0;
 };
 
 struct RandomModelOptions {
@@ -78,6 +90,8 @@ struct RandomModelOptions {
 };
 
 Model randomModel(uint64_t seed, const RandomModelOptions& options = {});
+// The same generator drawing from `rng` (e.g. a fuzzer's bytes).
+Model randomModel(RandomSource rng, const RandomModelOptions& options = {});
 
 struct RandomInputOptions {
   // BOOL8 inputs also take bytes other than 0 and 1 (NNAPI: non-zero is true),
