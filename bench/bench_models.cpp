@@ -1,11 +1,11 @@
 #include "bench_models.h"
 
-#include "support/model_builder.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
 
-using testing::SubgraphBuilder;
+using models::SubgraphBuilder;
 constexpr auto I32 = OperandType::TENSOR_INT32;
 constexpr auto B8 = OperandType::TENSOR_BOOL8;
 

@@ -1,5 +1,5 @@
 // Models only the benchmarks need (the counter loops and the endless loop
-// come from tests/support/loop_models.h, shared with the tests).
+// come from host/models/loop_models.h, shared with the tests).
 #pragma once
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 #include <chrono>
 
 #include "cpu/cpu_executor.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace {
 
@@ -15,14 +15,14 @@ using nnfab::ExecutionOptions;
 using nnfab::cpu::CpuExecutor;
 
 void runLoop(benchmark::State& state, bool accumulate) {
-  auto prepared = CpuExecutor::prepare(nnfab::testing::counterLoop(accumulate));
+  auto prepared = CpuExecutor::prepare(nnfab::models::counterLoop(accumulate));
   if (!prepared.isOk()) {
     state.SkipWithError(prepared.status().message().c_str());
     return;
   }
   const auto& executor = *prepared.value();
   const int32_t n = static_cast<int32_t>(state.range(0));
-  const std::vector<nnfab::TensorValue> inputs = {nnfab::testing::int32s({1}, {n})};
+  const std::vector<nnfab::TensorValue> inputs = {nnfab::models::int32s({1}, {n})};
   ExecutionOptions options;
   options.loopTimeout = nnfab::kLoopTimeoutMaximum;
   double totalNs = 0;

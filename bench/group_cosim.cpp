@@ -9,8 +9,8 @@
 
 #include "bench_groups.h"
 #include "fabric_run.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -27,7 +27,7 @@ Result<Speed> counterLoopSpeed(const Context& context, const std::string& device
   context.tell(fmt::format("counter_loop n={} on {} (simulation speed)", n, deviceName));
   const uint64_t before = device->simulatedCycles ? device->simulatedCycles() : 0;
   auto run =
-      runToCompletion(*device->backend, testing::counterLoop(false), {testing::int32s({1}, {static_cast<int32_t>(n)})});
+      runToCompletion(*device->backend, models::counterLoop(false), {models::int32s({1}, {static_cast<int32_t>(n)})});
   if (!run.isOk()) return std::move(run).takeStatus();
   const double cycles = device->simulatedCycles ? static_cast<double>(device->simulatedCycles() - before)
                                                 : static_cast<double>(run->report.cycles);

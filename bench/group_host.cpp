@@ -13,7 +13,7 @@
 #include "bench_models.h"
 #include "probe_backend.h"
 #include "runtime/fabric_device.h"
-#include "support/model_builder.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -42,7 +42,7 @@ Status runHostGroup(const Context& context, Report& report) {
                             });
   auto prepared = fabric.prepare(tinyAdd(), PrepareOptions{});
   if (!prepared.isOk()) return std::move(prepared).takeStatus().withContext("preparing the tiny model");
-  const std::vector<TensorValue> inputs = {testing::int32s({1}, {20}), testing::int32s({1}, {22})};
+  const std::vector<TensorValue> inputs = {models::int32s({1}, {20}), models::int32s({1}, {22})};
 
   const uint32_t count = context.sizes.hostExecutions;
   context.tell(fmt::format("{} executions of a one-element ADD on {}", count, context.device));
@@ -54,7 +54,7 @@ Status runHostGroup(const Context& context, Report& report) {
     const ExecutionResult result = (*prepared)->execute(inputs, ExecutionOptions{});
     const auto wall = std::chrono::steady_clock::now() - start;
     if (!result.status.isOk()) return Status(result.status).withContext(fmt::format("execution {}", k));
-    if (testing::values<int32_t>(result.outputs.at(0)).at(0) != 42) return generalFailure("20 + 22 is not 42");
+    if (models::values<int32_t>(result.outputs.at(0)).at(0) != 42) return generalFailure("20 + 22 is not 42");
     if (!probe || probe->runs() == runsBefore) {
       return generalFailure("the execution did not run on the fabric (the tiny model went to the CPU)");
     }

@@ -12,7 +12,7 @@
 #include "bench_groups.h"
 #include "bench_models.h"
 #include "fabric_run.h"
-#include "support/model_builder.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -26,13 +26,13 @@ struct PerIteration {
 };
 
 Result<fabric::RunReport> runOnce(fabric::FabricBackend& backend, bool withIf, bool thenBranch, uint32_t n) {
-  const std::vector<TensorValue> inputs = {testing::int32s({1}, {static_cast<int32_t>(n)}),
-                                           testing::bools({1}, {static_cast<uint8_t>(thenBranch ? 1 : 0)})};
+  const std::vector<TensorValue> inputs = {models::int32s({1}, {static_cast<int32_t>(n)}),
+                                           models::bools({1}, {static_cast<uint8_t>(thenBranch ? 1 : 0)})};
   auto run = runToCompletion(backend, ifInLoop(withIf, thenBranch), inputs);
   if (!run.isOk()) return std::move(run).takeStatus();
   uint32_t expected = 0;  // wraps like the fabric's INT32
   for (uint32_t i = 0; i < n; ++i) expected += thenBranch ? i + 1 : i - 1;
-  const int32_t acc = testing::values<int32_t>(run->outputs[1])[0];
+  const int32_t acc = models::values<int32_t>(run->outputs[1])[0];
   if (acc != static_cast<int32_t>(expected)) {
     return generalFailure(fmt::format("acc = {}, expected {}", acc, static_cast<int32_t>(expected)));
   }

@@ -8,8 +8,8 @@
 #include "fabric_run.h"
 #include "launch_costs.h"
 #include "nnfab_isa.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -23,15 +23,15 @@ struct LoopRun {
 
 Result<LoopRun> runLoop(fabric::FabricBackend& backend, bool accumulate, uint32_t n) {
   auto run =
-      runToCompletion(backend, testing::counterLoop(accumulate), {testing::int32s({1}, {static_cast<int32_t>(n)})});
+      runToCompletion(backend, models::counterLoop(accumulate), {models::int32s({1}, {static_cast<int32_t>(n)})});
   if (!run.isOk()) return std::move(run).takeStatus();
   // A benchmark that computes the wrong thing measures nothing.
-  const int32_t i = testing::values<int32_t>(run->outputs[0])[0];
+  const int32_t i = models::values<int32_t>(run->outputs[0])[0];
   if (i != static_cast<int32_t>(n)) return generalFailure(fmt::format("the loop ended at i = {}, not {}", i, n));
   if (accumulate) {
     uint32_t expected = 0;  // wraps like the fabric's INT32
     for (uint32_t k = 0; k < n; ++k) expected += k;
-    const int32_t acc = testing::values<int32_t>(run->outputs[1])[0];
+    const int32_t acc = models::values<int32_t>(run->outputs[1])[0];
     if (acc != static_cast<int32_t>(expected)) {
       return generalFailure(fmt::format("acc = {}, expected {}", acc, static_cast<int32_t>(expected)));
     }

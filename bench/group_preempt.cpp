@@ -12,16 +12,16 @@
 #include "fabric/core_status.h"
 #include "fabric_run.h"
 #include "nnfab_isa.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 
 Status runPreemptGroup(const Context& context, Report& report) {
   auto device = context.open();
   if (!device.isOk()) return std::move(device).takeStatus();
-  const std::vector<TensorValue> inputs = {testing::int32s({1}, {1})};
-  auto program = compileMain(testing::infiniteLoop(), inputs);
+  const std::vector<TensorValue> inputs = {models::int32s({1}, {1})};
+  auto program = compileMain(models::infiniteLoop(), inputs);
   if (!program.isOk()) return std::move(program).takeStatus();
   const uint32_t programBytes = static_cast<uint32_t>(program->code.size() * isa::kINSTRUCTION_BYTES);
   auto run = FabricRun::load(*device->backend, std::move(program).value(), inputs);

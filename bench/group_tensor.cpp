@@ -11,7 +11,7 @@
 #include "bench_models.h"
 #include "fabric_run.h"
 #include "nnfab_isa.h"
-#include "support/model_builder.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -38,9 +38,9 @@ Status runTensorGroup(const Context& context, Report& report) {
     b[i] = static_cast<int32_t>(i) - 5;
   }
   context.tell(fmt::format("elementwise ADD of {} INT32 on {}", n, context.device));
-  auto run = runToCompletion(*device->backend, elementwiseAdd(n), {testing::int32s({n}, a), testing::int32s({n}, b)});
+  auto run = runToCompletion(*device->backend, elementwiseAdd(n), {models::int32s({n}, a), models::int32s({n}, b)});
   if (!run.isOk()) return std::move(run).takeStatus().withContext("elementwise ADD");
-  const std::vector<int32_t> c = testing::values<int32_t>(run->outputs[0]);
+  const std::vector<int32_t> c = models::values<int32_t>(run->outputs[0]);
   for (uint32_t i = 0; i < n; ++i) {
     const int32_t expected = static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]));
     if (c[i] != expected) return generalFailure(fmt::format("ADD element {} is {}, expected {}", i, c[i], expected));

@@ -17,8 +17,8 @@
 #include "fabric_run.h"
 #include "nnfab_isa.h"
 #include "probe_backend.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -86,8 +86,8 @@ Status runWatchdogGroup(const Context& context, Report& report) {
   auto device = context.open();
   if (!device.isOk()) return std::move(device).takeStatus();
   ProbeBackend probe(std::move(device->backend), kProbeClockMhz);
-  const std::vector<TensorValue> inputs = {testing::int32s({1}, {1})};
-  auto program = compileMain(testing::infiniteLoop(), inputs);
+  const std::vector<TensorValue> inputs = {models::int32s({1}, {1})};
+  auto program = compileMain(models::infiniteLoop(), inputs);
   if (!program.isOk()) return std::move(program).takeStatus();
   const uint64_t budget = context.sizes.watchdogBudget;
   const nlohmann::ordered_json params = {{"budget_cycles", budget}};

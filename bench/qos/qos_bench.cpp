@@ -10,8 +10,8 @@
 #include "api/prepared_model.h"
 #include "backends/hls_backend.h"
 #include "runtime/fabric_device.h"
-#include "support/loop_models.h"
-#include "support/model_builder.h"
+#include "models/loop_models.h"
+#include "models/model_builder.h"
 
 namespace nnfab::bench {
 namespace {
@@ -25,7 +25,7 @@ double percentile(std::vector<double> v, double p) {
   return v[i];
 }
 
-std::vector<TensorValue> counter(int32_t n) { return {testing::int32s({1}, {n})}; }
+std::vector<TensorValue> counter(int32_t n) { return {models::int32s({1}, {n})}; }
 
 bool missed(ErrorStatus code) {
   return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT || code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
@@ -41,8 +41,8 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   lowRequest.priority = Priority::LOW;
   api::PrepareRequest highRequest;
   highRequest.priority = Priority::HIGH;
-  auto low = client->prepare(device, testing::counterLoop(true), lowRequest).value();
-  auto high = client->prepare(device, testing::counterLoop(true), highRequest).value();
+  auto low = client->prepare(device, models::counterLoop(true), lowRequest).value();
+  auto high = client->prepare(device, models::counterLoop(true), highRequest).value();
 
   // LOW saturates the core: each background thread resubmits as soon as its
   // execution ends.

@@ -12,7 +12,7 @@
 #ifdef NNFAB_HAS_SIM_DEVICE
 #include "runtime/sim_device.h"
 #endif
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 
 namespace nnfab::cli {
 namespace {

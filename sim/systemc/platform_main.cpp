@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/file_io.h"
+#include "model/files.h"
 #include "cpu/cpu_executor.h"
 #include "model/json_io.h"
 #include "platform_params.h"
@@ -37,6 +37,12 @@ struct Args {
   double limitMs = 100;
 };
 
+// Exit 2 with the message on stderr, as `nnfab` does for usage errors.
+int usageError(const std::string& message) {
+  fmt::print(stderr, "nnfab_platform: {}\n", message);
+  return kExitUsage;
+}
+
 int fail(nlohmann::json out, const std::string& message) {
   out["status"] = "FAILED";
   out["message"] = message;
@@ -48,7 +54,7 @@ int fail(nlohmann::json out, const std::string& message) {
 int run(const Args& a) {
   using namespace nnfab;
   auto card = sim::cardProfile(a.card);
-  if (!card) return cli::usageError(fmt::format("unknown card '{}' (u250, u280, u280-hbm)", a.card));
+  if (!card) return usageError(fmt::format("unknown card '{}' (u250, u280, u280-hbm)", a.card));
   auto set = [](const std::optional<double>& from, double* to) {
     if (from) *to = *from;
   };
@@ -64,10 +70,10 @@ int run(const Args& a) {
   set(a.irqNs, &card->pcie.interruptNs);
 
   std::string error;
-  const auto modelText = cli::readFile(a.modelPath, &error);
-  if (!modelText) return cli::usageError(error);
-  const auto inputsText = cli::readFile(a.inputsPath, &error);
-  if (!inputsText) return cli::usageError(error);
+  const auto modelText = readFile(a.modelPath, &error);
+  if (!modelText) return usageError(error);
+  const auto inputsText = readFile(a.inputsPath, &error);
+  if (!inputsText) return usageError(error);
   nlohmann::json out = {{"model", a.modelPath}, {"card", a.card}};
   auto model = parseModel(*modelText);
   if (!model.isOk()) return fail(out, "model file: " + model.status().message());
@@ -140,10 +146,10 @@ int sc_main(int argc, char** argv) {
   }
   for (const std::optional<double>* v : {&a.ddrLatencyNs, &a.ddrWriteLatencyNs, &a.mmioReadNs, &a.mmioWriteNs,
                                          &a.irqNs, &a.transferUs}) {
-    if (*v && !(**v >= 0)) return nnfab::cli::usageError("latencies must be non-negative");
+    if (*v && !(**v >= 0)) return usageError("latencies must be non-negative");
   }
   for (const std::optional<double>* v : {&a.ddrReadGBps, &a.ddrWriteGBps, &a.h2dGBps, &a.d2hGBps}) {
-    if (*v && !(**v > 0)) return nnfab::cli::usageError("bandwidths must be positive");
+    if (*v && !(**v > 0)) return usageError("bandwidths must be positive");
   }
   return run(a);
 }

@@ -16,7 +16,7 @@
 
 #include "model/json_io.h"
 #include "runtime/device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 #include "support/tolerance.h"
 
 namespace nnfab {

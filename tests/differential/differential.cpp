@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "model/json_io.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 
 namespace nnfab::differential {
 namespace {

@@ -12,7 +12,7 @@
 #include "differential/differential.h"
 #include "runtime/cpu_device.h"
 #include "runtime/device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 
 namespace nnfab {
 namespace {

@@ -5,7 +5,7 @@
 #include "differential/differential.h"
 #include "differential/shrink.h"
 #include "runtime/device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 #include "validation/validate.h"
 
 namespace nnfab {

@@ -11,7 +11,7 @@
 
 #include "differential/differential.h"
 #include "runtime/device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"
 #include "validation/validate.h"

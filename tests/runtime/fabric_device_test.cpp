@@ -16,7 +16,7 @@
 #include "model/json_io.h"
 #include "runtime/cpu_device.h"
 #include "runtime/fabric_device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 #include "runtime/runtime_models.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"

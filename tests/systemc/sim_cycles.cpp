@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/sim_backend.h"
-#include "cli/file_io.h"
+#include "model/files.h"
 #include "compiler/compiler.h"
 #include "fabric/core_driver.h"
 #include "fabric/device_program.h"
@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string error;
-  const auto modelText = cli::readFile(argv[1], &error);
-  const auto inputsText = modelText ? cli::readFile(argv[2], &error) : std::nullopt;
+  const auto modelText = readFile(argv[1], &error);
+  const auto inputsText = modelText ? readFile(argv[2], &error) : std::nullopt;
   if (!inputsText) {
     std::cerr << error << "\n";
     return 2;

@@ -1,8 +1,8 @@
-#include "support/loop_models.h"
+#include "models/loop_models.h"
 
-#include "support/model_builder.h"
+#include "models/model_builder.h"
 
-namespace nnfab::testing {
+namespace nnfab::models {
 namespace {
 
 constexpr auto I32 = OperandType::TENSOR_INT32;
@@ -187,4 +187,4 @@ Model deepWhileChain(uint32_t depth) {
   return model;
 }
 
-}  // namespace nnfab::testing
+}  // namespace nnfab::models

@@ -1,4 +1,4 @@
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 
 #include <algorithm>
 
