@@ -1,6 +1,7 @@
 #include "deploy_consistency.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -326,6 +327,54 @@ void checkRtl(const Isa& isa, const fs::path& path, Problems& out) {
   }
 }
 
+// ------------------------------------------------------ the HLS top function
+// The HLS kernel must be the same core to the outside: every register at
+// its isa.json offset on the control bundle, and every pointer argument on
+// the bundle whose m_axi port the link configurations name. A parameter is
+// the register of its uppercase name, or the register whose "arg" it is.
+void checkHlsTop(const Isa& isa, const fs::path& path, Problems& out) {
+  const std::string text = readText(path);
+  const std::string where = path.filename().string() + ": ";
+  std::map<std::string, std::string> registerOf;  // HLS parameter -> register
+  for (const auto& [name, offset] : isa.registers) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    registerOf[lower] = name;
+  }
+  for (const auto& a : isa.args) registerOf[a.name] = a.reg;
+
+  const std::regex lite(R"(#pragma HLS INTERFACE mode=s_axilite port=(\w+) offset=(0x[0-9A-Fa-f]+) bundle=(\w+))");
+  const std::regex axi(R"(#pragma HLS INTERFACE mode=m_axi port=(\w+) bundle=(\w+))");
+  std::map<std::string, uint32_t> offsets;
+  std::map<std::string, std::string> bundles;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), lite); it != std::sregex_iterator(); ++it) {
+    offsets[(*it)[1]] = static_cast<uint32_t>(std::stoul((*it)[2], nullptr, 16));
+    if ((*it)[3] != "control") out.push_back(where + (*it)[1].str() + " on s_axilite bundle " + (*it)[3].str());
+  }
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), axi); it != std::sregex_iterator(); ++it)
+    bundles[(*it)[1]] = (*it)[2];
+  for (const auto& [param, offset] : offsets) {
+    const auto reg = registerOf.find(param);
+    if (reg == registerOf.end()) {
+      out.push_back(where + "s_axilite parameter " + param + " is no register of isa.json");
+      continue;
+    }
+    const uint32_t expected = isa.registers.at(reg->second);
+    if (offset != expected)
+      out.push_back(where + param + " at " + hex(offset) + ", register " + reg->second + " is at " + hex(expected));
+  }
+  for (const auto& a : isa.args) {
+    if (!offsets.count(a.name)) out.push_back(where + "no s_axilite pragma for argument " + a.name);
+    if (a.port.empty()) continue;
+    const auto b = bundles.find(a.name);
+    if (b == bundles.end())
+      out.push_back(where + "no m_axi pragma for pointer argument " + a.name);
+    else if ("m_axi_" + b->second != a.port)
+      out.push_back(where + a.name + " on bundle " + b->second + " (port m_axi_" + b->second + "), isa.json says " +
+                    a.port);
+  }
+}
+
 // --------------------------------------------------- v++ link configurations
 // What the cards offer (docs/deploy.md, "Memory per card").
 struct Card {
@@ -474,6 +523,7 @@ std::vector<std::string> checkDeployConsistency(const DeploySources& s) {
   checkHeader(isa, s.isaHeader, out);
   checkKernelXml(isa, s.kernelXml, out);
   checkRtl(isa, s.rtlXml, out);
+  checkHlsTop(isa, s.hlsTop, out);
   std::vector<fs::path> cfgs;
   for (const auto& e : fs::directory_iterator(s.bitstreamsDir))
     if (e.path().extension() == ".cfg") cfgs.push_back(e.path());

@@ -29,6 +29,7 @@ DeploySources realSources() {
   s.isaHeader = fs::path(NNFAB_TEST_GENERATED_DIR) / "nnfab_isa.h";
   s.kernelXml = fs::path(NNFAB_TEST_GENERATED_DIR) / "kernel.xml";
   s.rtlXml = fs::path(NNFAB_TEST_RTL_XML);
+  s.hlsTop = sourceDir() / "hls/nnfab_core.cpp";
   s.bitstreamsDir = sourceDir() / "bitstreams";
   s.constraintsDir = sourceDir() / "constraints";
   return s;
@@ -64,6 +65,7 @@ class Mismatch : public ::testing::Test {
     copies_.isaHeader = copy(real.isaHeader, root_ / "nnfab_isa.h");
     copies_.kernelXml = copy(real.kernelXml, root_ / "kernel.xml");
     copies_.rtlXml = copy(real.rtlXml, root_ / "nnfab_core_rtl.xml");
+    copies_.hlsTop = copy(real.hlsTop, root_ / "nnfab_core.cpp");
     for (const auto& e : fs::directory_iterator(real.bitstreamsDir))
       if (e.path().extension() == ".cfg") copy(e.path(), root_ / "bitstreams" / e.path().filename());
     for (const auto& e : fs::directory_iterator(real.constraintsDir))
@@ -154,6 +156,16 @@ TEST_F(Mismatch, RtlPortRenamed) {
   edit(copies_.rtlXml, "name=\"interrupt\"", "name=\"irq\"");
   expectProblem("port interrupt missing");
   expectProblem("port irq belongs to no interface");
+}
+
+TEST_F(Mismatch, HlsPragmaOffset) {
+  edit(copies_.hlsTop, "port=data_size offset=0x2C", "port=data_size offset=0x30");
+  expectProblem("nnfab_core.cpp: data_size at 0x30, register DATA_SIZE is at 0x2C");
+}
+
+TEST_F(Mismatch, HlsBundle) {
+  edit(copies_.hlsTop, "port=data bundle=data", "port=data bundle=gmem");
+  expectProblem("nnfab_core.cpp: data on bundle gmem (port m_axi_gmem), isa.json says m_axi_data");
 }
 
 TEST_F(Mismatch, CfgPortName) {
