@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Test of bitstreams/Makefile without Vitis: bad PLATFORM/KERNEL stop with a
-# message, and a dry run (make -n) of each card issues the v++ link with that
-# card's configuration, whose Vivado hook path the Makefile makes absolute.
+# message, and a dry run (make -n) of each card runs the consistency preflight
+# and issues the v++ link with that card's configuration, whose Vivado hook
+# path the Makefile makes absolute.
 #   test_makefile.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1 build=$2
@@ -30,6 +31,7 @@ for card in "${!platforms[@]}"; do
   grep -q -- "v++ --link --target hw --platform $p --config $src/bitstreams/build/$card-rtl-hw/link.cfg" <<<"$out" ||
     fail "$card: no v++ link with its configuration in: $out"
   grep -q "package_xo.tcl" <<<"$out" || fail "$card: the RTL kernel is not packaged"
+  grep -q "ctest --test-dir $build --no-tests=error" <<<"$out" || fail "$card: no consistency preflight before the link"
   grep -q "manifest.sh $src/bitstreams/build/$card-rtl-hw/nnfab_core.xclbin $p rtl hw" <<<"$out" ||
     fail "$card: no manifest"
   # The rewritten cfg points at the real hook.
@@ -37,6 +39,9 @@ for card in "${!platforms[@]}"; do
          sed -n 's/^prop=run.impl_1.STEPS.OPT_DESIGN.TCL.PRE=//p')
   [[ "$hook" == /* && -f "$hook" ]] || fail "$card: hook '$hook' is not an existing absolute path"
 done
+
+out=$("${mk[@]}" -n xclbin PLATFORM=${platforms[u250]} PREFLIGHT=0)
+if grep -q "ctest --test-dir" <<<"$out"; then fail "PREFLIGHT=0 still runs the preflight"; fi
 
 out=$("${mk[@]}" -n hw_emu PLATFORM=${platforms[u280]} KERNEL=hls)
 grep -q -- "--target hw_emu" <<<"$out" || fail "hw_emu: no hw_emu link"
