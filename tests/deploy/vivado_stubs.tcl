@@ -33,6 +33,32 @@ foreach cmd $::nnfab_stub::commands {
   proc ::$cmd {args} "puts \"CALL: $cmd \$args\"; return [list $result]"
 }
 
+# Options of the commands whose syntax the Vivado/Vitis references list
+# (UG835, UG1393): a stub of these also rejects an option they do not have.
+array set ::nnfab_stub::options {
+  package_xo {-kernel_name -force -kernel_xml -output_kernel_xml -design_xml -ip_directory
+              -parent_ip_directory -kernel_files -kernel_xml_args -kernel_xml_pipes
+              -kernel_xml_connections -ctrl_protocol -xo_path -quiet -verbose}
+  read_xdc {-cells -ref -quiet_diff_pairs -mode -unmanaged -no_add -quiet -verbose}
+  create_clock {-period -name -waveform -add -quiet -verbose}
+  ipx::package_project {-root_dir -vendor -library -name -version -taxonomy -import_files
+                        -set_current -force -force_update_compile_order -archive_source_project
+                        -generated_files -module -quiet -verbose}
+  ipx::associate_bus_interfaces {-busif -clock -reset -remove -quiet -verbose}
+}
+foreach {cmd allowed} [array get ::nnfab_stub::options] {
+  set result [expr {[lsearch -exact $::nnfab_stub::returns_empty $cmd] >= 0 ? "" : "stub:$cmd"}]
+  proc ::$cmd {args} [string map [list @CMD@ $cmd @ALLOWED@ [list $allowed] @RESULT@ [list $result]] {
+    foreach a $args {
+      if {[string match -* $a] && [lsearch -exact @ALLOWED@ $a] < 0} {
+        error "@CMD@: unknown option $a"
+      }
+    }
+    puts "CALL: @CMD@ $args"
+    return @RESULT@
+  }]
+}
+
 # Vitis HLS scripts end with `exit`; keep the checker running after them.
 rename ::exit ::nnfab_stub::real_exit
 proc ::exit {{code 0}} { puts "CALL: exit $code" }
