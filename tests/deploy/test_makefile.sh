@@ -16,6 +16,7 @@ expect_error() {  # expect_error REGEX make-args...
   grep -Eq "$regex" <<<"$out" || fail "make $*: no message matching '$regex' in: $out"
 }
 expect_error 'PLATFORM=<platform name> is required' check-platform PLATFORM=
+expect_error 'PLATFORM=<platform name> is required' PLATFORM=   # the default goal is xclbin
 expect_error "no link configuration for card 'u999'" check-platform PLATFORM=xilinx_u999_gen3x16_xdma_1_202210_1
 expect_error "KERNEL must be rtl or hls, not 'vhdl'" check-kernel KERNEL=vhdl
 
