@@ -4,6 +4,11 @@
 //   isa_gen svh     ISA.json OUT.svh   SystemVerilog localparams (Yosys rejects packages)
 //   isa_gen docs    ISA.json DOC.md... rewrites the generated tables inside the docs
 //   isa_gen check   ISA.json DOC.md... fails if the docs' tables are stale
+//   isa_gen kernel-xml ISA.json OUT.xml   Vitis kernel.xml (isa_gen_kernel.h)
+//   isa_gen package-ip ISA.json OUT.tcl   Vivado IP packaging of the RTL kernel
+//   isa_gen package-xo ISA.json OUT.tcl   package_xo of that IP into nnfab_core.xo
+#include "isa_gen_kernel.h"
+
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -418,7 +423,8 @@ std::string updateDoc(std::string text, const std::map<std::string, std::string>
 int main(int argc, char** argv) {
   try {
     if (argc < 4) {
-      std::cerr << "usage: isa_gen header ISA.json OUT.h OUT_NAMES.h | svh ISA.json OUT.svh | docs|check ISA.json DOC.md...\n";
+      std::cerr << "usage: isa_gen header ISA.json OUT.h OUT_NAMES.h | svh ISA.json OUT.svh | docs|check ISA.json DOC.md...\n"
+                   "       isa_gen kernel-xml|package-ip|package-xo ISA.json OUT\n";
       return 2;
     }
     const std::string mode = argv[1];
@@ -428,6 +434,12 @@ int main(int argc, char** argv) {
       writeIfChanged(argv[4], cppNames(isa));
     } else if (mode == "svh") {
       writeIfChanged(argv[3], svh(isa));
+    } else if (mode == "kernel-xml" && argc == 4) {
+      writeIfChanged(argv[3], nnfab::isagen::kernelXml(isa));
+    } else if (mode == "package-ip" && argc == 4) {
+      writeIfChanged(argv[3], nnfab::isagen::packageIpTcl(isa));
+    } else if (mode == "package-xo" && argc == 4) {
+      writeIfChanged(argv[3], nnfab::isagen::packageXoTcl(isa));
     } else if (mode == "docs" || mode == "check") {
       const auto tables = docTables(isa);
       int stale = 0;

@@ -21,6 +21,9 @@ PACKAGES=(
   zlib1g-dev
   # sim/systemc/make_models.py writes the platform-model projection models
   python3
+  # tclsh: ctest checks that every Vivado/Vitis Tcl file of the deploy flow
+  # parses and runs against stubs (tests/deploy/tcl_check.tcl, docs/deploy.md)
+  tcl
 )
 
 missing=()
