@@ -10,7 +10,8 @@
 #include "bench_groups.h"
 #include "cycle_model.h"
 #include "fabric/core_status.h"
-#include "fabric_run.h"
+#include "compiler/compiler.h"
+#include "fabric/step_runner.h"
 #include "nnfab_isa.h"
 #include "models/loop_models.h"
 #include "models/model_builder.h"
@@ -21,16 +22,17 @@ Status runPreemptGroup(const Context& context, Report& report) {
   auto device = context.open();
   if (!device.isOk()) return std::move(device).takeStatus();
   const std::vector<TensorValue> inputs = {models::int32s({1}, {1})};
-  auto program = compileMain(models::infiniteLoop(), inputs);
+  auto program = compiler::compileMain(models::infiniteLoop(), inputs);
   if (!program.isOk()) return std::move(program).takeStatus();
   const uint32_t programBytes = static_cast<uint32_t>(program->code.size() * isa::kINSTRUCTION_BYTES);
-  auto run = FabricRun::load(*device->backend, std::move(program).value(), inputs);
+  auto run = fabric::LoadedStep::load(*device->backend, *program, fabric::stepInputs(inputs));
   if (!run.isOk()) return std::move(run).takeStatus();
+  fabric::CoreDriver driver(*device->backend);
 
   context.tell(fmt::format("preempting an endless loop on {}", context.device));
   fabric::RunLimits limits;
   limits.preemptRequested = [] { return true; };
-  auto stopped = run->run(limits);
+  auto stopped = run->run(driver, limits);
   if (!stopped.isOk()) return std::move(stopped).takeStatus();
   if (stopped->coreStatus != isa::kStatusPREEMPTED) {
     return generalFailure(fmt::format("the core stopped with {}, expected PREEMPTED ({})",

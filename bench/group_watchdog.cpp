@@ -14,7 +14,8 @@
 
 #include "bench_groups.h"
 #include "fabric/core_status.h"
-#include "fabric_run.h"
+#include "compiler/compiler.h"
+#include "fabric/step_runner.h"
 #include "nnfab_isa.h"
 #include "probe_backend.h"
 #include "models/loop_models.h"
@@ -42,11 +43,12 @@ Status expectStop(const fabric::RunReport& report, uint32_t status) {
 
 Result<double> execBudgetLatency(ProbeBackend& probe, const compiler::Program& program,
                                  const std::vector<TensorValue>& inputs, uint64_t budget) {
-  auto run = FabricRun::load(probe, program, inputs);
+  auto run = fabric::LoadedStep::load(probe, program, fabric::stepInputs(inputs));
   if (!run.isOk()) return std::move(run).takeStatus();
+  fabric::CoreDriver driver(probe);
   fabric::RunLimits limits;
   limits.deadline = std::chrono::steady_clock::now() + durationOfCycles(budget);
-  auto report = run->run(limits);
+  auto report = run->run(driver, limits);
   if (!report.isOk()) return std::move(report).takeStatus();
   if (Status s = expectStop(*report, isa::kStatusEXEC_TIMEOUT); !s.isOk()) return s;
   const uint64_t written = probe.written64(isa::kRegEXEC_BUDGET);
@@ -55,14 +57,15 @@ Result<double> execBudgetLatency(ProbeBackend& probe, const compiler::Program& p
 
 Result<double> loopBudgetLatency(ProbeBackend& probe, const compiler::Program& program,
                                  const std::vector<TensorValue>& inputs, uint64_t budget) {
-  auto run = FabricRun::load(probe, program, inputs);
+  auto run = fabric::LoadedStep::load(probe, program, fabric::stepInputs(inputs));
   if (!run.isOk()) return std::move(run).takeStatus();
+  fabric::CoreDriver driver(probe);
   fabric::RunLimits limits;
   limits.loopTimeout = durationOfCycles(budget);
   // Past the prologue and WDARM, into the loop: the program is straight-line
   // up to the loop, so its length in instructions is enough.
   limits.insnLimit = static_cast<uint32_t>(program.code.size()) + 8;
-  auto first = run->run(limits);
+  auto first = run->run(driver, limits);
   if (!first.isOk()) return std::move(first).takeStatus();
   if (Status s = expectStop(*first, isa::kStatusSLICE_END); !s.isOk()) return std::move(s).withContext("first slice");
   auto context = run->savedContext();
@@ -72,7 +75,7 @@ Result<double> loopBudgetLatency(ProbeBackend& probe, const compiler::Program& p
   const uint64_t loopStart = (uint64_t{(*context)[isa::kCtxLOOP_START + 1]} << 32) | (*context)[isa::kCtxLOOP_START];
 
   limits.insnLimit.reset();
-  auto report = run->run(limits, /*resume=*/true);
+  auto report = run->run(driver, limits, /*resume=*/true);
   if (!report.isOk()) return std::move(report).takeStatus();
   if (Status s = expectStop(*report, isa::kStatusLOOP_TIMEOUT); !s.isOk()) return s;
   const uint64_t written = probe.written64(isa::kRegLOOP_BUDGET);
@@ -87,7 +90,7 @@ Status runWatchdogGroup(const Context& context, Report& report) {
   if (!device.isOk()) return std::move(device).takeStatus();
   ProbeBackend probe(std::move(device->backend), kProbeClockMhz);
   const std::vector<TensorValue> inputs = {models::int32s({1}, {1})};
-  auto program = compileMain(models::infiniteLoop(), inputs);
+  auto program = compiler::compileMain(models::infiniteLoop(), inputs);
   if (!program.isOk()) return std::move(program).takeStatus();
   const uint64_t budget = context.sizes.watchdogBudget;
   const nlohmann::ordered_json params = {{"budget_cycles", budget}};

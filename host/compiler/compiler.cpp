@@ -42,6 +42,10 @@ StepSpec wholeMainStep(const Model& model) {
   return step;
 }
 
+Result<Program> compileMain(const Model& model, const std::vector<TensorValue>& inputs) {
+  return compile(model, wholeMainStep(model), dimensionsOf(inputs));
+}
+
 std::vector<Dimensions> dimensionsOf(const std::vector<TensorValue>& values) {
   std::vector<Dimensions> dims;
   dims.reserve(values.size());

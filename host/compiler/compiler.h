@@ -57,5 +57,7 @@ Result<Program> compile(const Model& model, const StepSpec& step,
 StepSpec wholeMainStep(const Model& model);
 // The dimensions of actual input values, in order, for compile().
 std::vector<Dimensions> dimensionsOf(const std::vector<TensorValue>& values);
+// compile(model, wholeMainStep(model), dimensionsOf(inputs)).
+Result<Program> compileMain(const Model& model, const std::vector<TensorValue>& inputs);
 
 }  // namespace nnfab::compiler

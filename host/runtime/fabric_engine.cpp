@@ -7,7 +7,7 @@
 
 #include "fabric/core_status.h"
 #include "fabric/device_memory.h"
-#include "fabric/device_program.h"
+#include "fabric/step_runner.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::runtime {
@@ -62,10 +62,6 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
                           const ExecutionOptions& options, std::vector<Value>* outputs) {
   fabric::FabricBackend* device = backend();
   if (!device) return cpuMayRetry(Status(ErrorStatus::DEVICE_UNAVAILABLE, "the fabric backend is not available"));
-  if (inputs.size() != program.inputs.size()) {
-    return cpuMayRetry(generalFailure(fmt::format("the program has {} inputs, the step supplies {}",
-                                                  program.inputs.size(), inputs.size())));
-  }
   if (const uint64_t need = memoryNeed(program); need > device->memoryBytes()) {
     return cpuMayRetry(Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                               fmt::format("the program needs {} bytes of device memory, {} has {}", need,
@@ -83,10 +79,18 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
                                           resultBytes, options.memoryLimitBytes)));
   }
 
+  // A value that is absent is no input the program can take.
+  std::vector<fabric::StepInput> stepInputs;
+  stepInputs.reserve(inputs.size());
+  for (const Value* value : inputs) {
+    if (!value->present) return cpuMayRetry(generalFailure("a step input has no value"));
+    stepInputs.push_back(fabric::StepInput{value->dims, *value->bytes});
+  }
+
   FabricScheduler::Ticket ticket(options);
   // Loaded when the step first holds the core, so that only running and
   // parked steps hold device memory, never queued ones.
-  std::optional<fabric::DeviceProgram> loaded;
+  std::optional<fabric::LoadedStep> loaded;
   fabric::RunLimits limits;
   // The fabric reads a zero loop timeout as "no watchdog"; NNAPI's zero means
   // every loop whose condition is ever true times out: one cycle does that.
@@ -120,7 +124,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     } hold{scheduler_, ticket, parked};
 
     if (!loaded) {
-      auto load = fabric::DeviceProgram::load(*device, program.code, program.dataImage, program.dataBytes);
+      auto load = fabric::LoadedStep::load(*device, program, stepInputs);
       if (!load.isOk()) {
         Status status = std::move(load).takeStatus();
         // Memory that running or parked executions hold is the answer now;
@@ -132,20 +136,9 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
         return done(cpuMayRetry(std::move(status)));
       }
       loaded.emplace(std::move(load).value());
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        const compiler::IoSlot& slot = program.inputs[i];
-        const Value& value = *inputs[i];
-        if (!value.present || value.dims != slot.dimensions || value.bytes->size() != slot.bytes) {
-          return done(cpuMayRetry(
-              generalFailure(fmt::format("input {} (operand {}) does not match its slot", i, slot.operand))));
-        }
-        if (Status s = loaded->writeData(slot.offset, value.bytes->data(), slot.bytes); !s.isOk()) {
-          return done(cpuMayRetry(std::move(s)));
-        }
-      }
     }
 
-    auto report = driver_->run(resumed ? loaded->resumed() : loaded->loaded(), limits);
+    auto report = loaded->run(*driver_, limits, resumed);
     if (!report.isOk()) {
       Status status = std::move(report).takeStatus();
       if (isMissedDeadline(status)) return done(finalStatus(std::move(status)));
@@ -172,15 +165,11 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     break;
   }
 
+  auto values = loaded->outputs();
+  if (!values.isOk()) return done(cpuMayRetry(std::move(values).takeStatus()));
   outputs->clear();
-  outputs->reserve(program.outputs.size());
-  for (const compiler::IoSlot& slot : program.outputs) {
-    Bytes bytes(slot.bytes);
-    if (Status s = loaded->readData(slot.offset, bytes.data(), slot.bytes); !s.isOk()) {
-      return done(cpuMayRetry(std::move(s)));
-    }
-    outputs->push_back(makeValue(slot.dimensions, std::move(bytes)));
-  }
+  outputs->reserve(values->size());
+  for (TensorValue& v : *values) outputs->push_back(makeValue(std::move(v.dimensions), std::move(v.data)));
   return done(StepRun{});
 }
 

@@ -1,9 +1,7 @@
 #include "host_model.h"
 
-#include <fmt/format.h>
 
-#include "fabric/core_status.h"
-#include "fabric/device_program.h"
+#include "fabric/step_runner.h"
 
 namespace nnfab::sim {
 
@@ -30,39 +28,11 @@ void HostModel::main() {
 }
 
 Status HostModel::execute() {
-  const compiler::Program& program = job_.program;
-  if (job_.inputs.size() != program.inputs.size()) {
-    return generalFailure(fmt::format("the program has {} inputs, the job supplies {}", program.inputs.size(),
-                                      job_.inputs.size()));
-  }
-  auto loaded = fabric::DeviceProgram::load(backend_, program.code, program.dataImage, program.dataBytes);
-  if (!loaded.isOk()) return std::move(loaded).takeStatus();
-  for (size_t i = 0; i < job_.inputs.size(); ++i) {
-    const compiler::IoSlot& slot = program.inputs[i];
-    const TensorValue& value = job_.inputs[i];
-    if (value.dimensions != slot.dimensions || value.data.size() != slot.bytes) {
-      return generalFailure(fmt::format("input {} (operand {}) does not match its slot", i, slot.operand));
-    }
-    if (Status s = loaded->writeData(slot.offset, value.data.data(), slot.bytes); !s.isOk()) return s;
-  }
-  fabric::CoreDriver driver(backend_);
-  auto report = driver.run(loaded->loaded(), job_.limits);
-  if (!report.isOk()) return std::move(report).takeStatus();
-  outcome_.report = *report;
-  if (!report->status.isOk()) return report->status;
-  if (!report->completed()) {
-    return generalFailure(fmt::format("the core stopped with {} before the program finished",
-                                      fabric::coreStatusName(report->coreStatus)));
-  }
-  for (const compiler::IoSlot& slot : program.outputs) {
-    TensorValue v;
-    v.type = slot.type;
-    v.dimensions = slot.dimensions;
-    v.data.resize(slot.bytes);
-    if (Status s = loaded->readData(slot.offset, v.data.data(), slot.bytes); !s.isOk()) return s;
-    outcome_.outputs.push_back(std::move(v));
-  }
-  return Status::ok();
+  auto outcome = fabric::runStep(backend_, job_.program, job_.inputs, job_.limits);
+  if (!outcome.isOk()) return std::move(outcome).takeStatus();
+  outcome_.report = outcome->report;
+  outcome_.outputs = std::move(outcome->outputs);
+  return outcome->finished();
 }
 
 }  // namespace nnfab::sim

@@ -11,7 +11,7 @@
 
 #include "bench/bench_device.h"
 #include "bench/bench_models.h"
-#include "bench/fabric_run.h"
+#include "compiler/compiler.h"
 #include "cycle_model.h"
 #include "nnfab_isa.h"
 #include "support/cli_fixture.h"
@@ -168,7 +168,7 @@ TEST_F(BenchCli, AddEfficiencyIsWhatTheCycleModelPredicts) {
   const Json& cycles = metric(j, "add_int32.cycles");
   const uint32_t n = cycles["params"]["elements"].get<uint32_t>();
   // The program nnfab bench runs, compiled here again.
-  auto program = nnfab::bench::compileMain(
+  auto program = nnfab::compiler::compileMain(
       nnfab::bench::elementwiseAdd(n),
       {nnfab::testing::int32s({n}, std::vector<int32_t>(n)), nnfab::testing::int32s({n}, std::vector<int32_t>(n))});
   ASSERT_TRUE(program.isOk()) << program.status().message();

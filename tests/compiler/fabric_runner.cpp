@@ -8,7 +8,7 @@
 #include "backends/hls_backend.h"
 #include "compiler/disassembler.h"
 #include "cpu/cpu_executor.h"
-#include "fabric/device_program.h"
+#include "fabric/step_runner.h"
 
 namespace nnfab::compiler::test {
 namespace {
@@ -27,56 +27,23 @@ backends::HlsBackend& backend() {
 FabricRun runOnFabric(const Model& model, const std::vector<TensorValue>& inputs,
                       std::chrono::nanoseconds loopTimeout) {
   FabricRun run;
-  const StepSpec step = wholeMainStep(model);
-  auto program = compile(model, step, dimensionsOf(inputs));
+  auto program = compileMain(model, inputs);
   if (!program.isOk()) {
     run.compileStatus = program.status();
     return run;
   }
   run.compiled = true;
   run.program = *program;
-  auto loaded = fabric::DeviceProgram::load(backend(), program->code, program->dataImage, program->dataBytes);
-  if (!loaded.isOk()) {
-    run.status = loaded.status();
-    return run;
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const IoSlot& slot = program->inputs[i];
-    if (inputs[i].data.size() != slot.bytes) {
-      run.status = generalFailure(fmt::format("input {} has {} bytes, its slot {}", i, inputs[i].data.size(), slot.bytes));
-      return run;
-    }
-    if (Status s = loaded->writeData(slot.offset, inputs[i].data.data(), slot.bytes); !s.isOk()) {
-      run.status = s;
-      return run;
-    }
-  }
-  fabric::CoreDriver driver(backend());
   fabric::RunLimits limits;
   limits.loopTimeout = loopTimeout;
-  auto report = driver.run(loaded->loaded(), limits);
-  if (!report.isOk()) {
-    run.status = report.status();
+  auto outcome = fabric::runStep(backend(), run.program, inputs, limits);
+  if (!outcome.isOk()) {
+    run.status = outcome.status();
     return run;
   }
-  run.report = *report;
-  run.status = report->status;
-  if (!run.status.isOk()) return run;
-  if (!report->completed()) {
-    run.status = generalFailure("the core stopped before the program finished");
-    return run;
-  }
-  for (const IoSlot& slot : program->outputs) {
-    TensorValue v;
-    v.type = slot.type;
-    v.dimensions = slot.dimensions;
-    v.data.resize(slot.bytes);
-    if (Status s = loaded->readData(slot.offset, v.data.data(), slot.bytes); !s.isOk()) {
-      run.status = s;
-      return run;
-    }
-    run.outputs.push_back(std::move(v));
-  }
+  run.report = outcome->report;
+  run.status = outcome->finished();
+  run.outputs = std::move(outcome->outputs);
   return run;
 }
 
