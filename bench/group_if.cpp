@@ -17,7 +17,7 @@
 namespace nnfab::bench {
 namespace {
 
-// Anchors' suggested target (anchors.md "Implications", #3).
+// A design target (docs/bench.md "Launch costs: where the figures come from").
 constexpr double kTargetDispatchCycles = 8.0;
 
 struct PerIteration {

@@ -113,7 +113,7 @@ Status runLoopsGroup(const Context& context, Report& report) {
   for (bool accumulate : {false, true}) {
     if (Status s = measureLoop(context, *device->backend, report, accumulate); !s.isOk()) return s;
   }
-  report.note("loops", fmt::format("launch costs from /work/shared/research/anchors.md §2: {} us = {}; {} us = {}",
+  report.note("loops", fmt::format("launch costs (sources in docs/bench.md): {} us = {}; {} us = {}",
                                    kLaunchPipelined.microseconds, kLaunchPipelined.source, kLaunchSingle.microseconds,
                                    kLaunchSingle.source));
   return Status::ok();

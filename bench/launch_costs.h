@@ -1,7 +1,7 @@
 // What one host launch of an Alveo kernel costs, as measured by others
-// (/work/shared/research/anchors.md §2, "Launch latency / throughput on
-// Alveo"): the price a loop would pay per iteration if the host launched the
-// body once per iteration, as NNAPI's control-flow interpreter does.
+// (docs/bench.md "Launch costs: where the figures come from"): the price a
+// loop would pay per iteration if the host launched the body once per
+// iteration, as NNAPI's control-flow interpreter does.
 #pragma once
 
 namespace nnfab::bench {

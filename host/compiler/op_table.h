@@ -28,7 +28,7 @@ struct OpInfo {
   OpFamily family;
   uint32_t fn;       // isa::kFn*
   uint32_t inputs;   // data inputs (ARITHMETIC has one more: the activation)
-  // NNAPI's reference accepts inputs with a 0 dimension (spec §2.1) only for
+  // NNAPI's reference accepts inputs with a 0 dimension (docs/nnapi-semantics.md §2.1) only for
   // ADD/SUB/MUL/DIV; every other operation fails on them.
   bool zeroSizedOk;
 };

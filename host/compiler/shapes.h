@@ -1,4 +1,4 @@
-// Shape rules the lowering shares with NNAPI's reference (spec §2.1): the
+// Shape rules the lowering shares with NNAPI's reference (docs/nnapi-semantics.md §2.1): the
 // broadcast shape, the declared-shape merge, the size limits, and the
 // descriptor of a tensor instruction (dimensions and element strides,
 // collapsed to the core's rank 4).

@@ -1,6 +1,6 @@
 // Runs one program on one core through any FabricBackend, with the register
 // protocol of docs/register-map.md, and is the HOST WATCHDOG of
-// architecture.md "Time": on a simulated device the fabric's watchdog counts
+// docs/architecture.md "Time": on a simulated device the fabric's watchdog counts
 // simulated cycles, so the driver also enforces the loop timeout and the
 // deadline in wall time and stops the core (PREEMPT, then reset) when they
 // pass. Every run leaves the device idle and ready for the next one.

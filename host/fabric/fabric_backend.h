@@ -1,6 +1,6 @@
 // The one narrow interface every fabric backend implements (hls C-simulation,
-// Verilator RTL, XRT card): device memory, the core's control registers, and
-// waiting. The compiler and the runtime only ever talk to this interface,
+// Verilator RTL; an XRT card is planned): device memory, the core's control
+// registers, and waiting. The compiler and the runtime only ever talk to this interface,
 // usually through CoreDriver (core_driver.h), which knows the register
 // protocol of docs/register-map.md.
 #pragma once

@@ -1,5 +1,5 @@
-// The JSON file formats of ../shared/spec/model-format.md (docs/file-formats.md):
-// model, inputs, result, conformance test case. Readers are strict: unknown
+// The JSON file formats of docs/file-formats.md: model, inputs, result,
+// conformance test case. Readers are strict: unknown
 // fields, duplicate keys, wrong types, bad indexes and wrong value counts are
 // INVALID_ARGUMENT with a message that names the JSON path
 // (e.g. "main.operands[3].dimensions[1]: expected a non-negative integer").

@@ -1,5 +1,5 @@
-// The model, inputs and test-case readers: the schema of
-// ../shared/spec/model-format.md over a strictly parsed document. Checks here
+// The model, inputs and test-case readers: the schema of docs/file-formats.md
+// over a strictly parsed document. Checks here
 // are those the format itself makes (shapes, names, index ranges, value
 // counts); NNAPI's semantic rules are the validator's.
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 // A device as the runtime sees it (NNAPI's IDevice, reduced): it reports what
-// it supports, prepares a model, and executes prepared models. The CPU
-// executor is one; the fabric backends (hls, sim, xrt) will be others.
+// it supports, prepares a model, and executes prepared models. `cpu` (the CPU
+// executor) is one; the fabric devices `hls` and `sim` (FabricDevice over a
+// backend) are others, and an `xrt` device for Alveo cards is planned.
 #pragma once
 
 #include <memory>
@@ -73,8 +74,8 @@ class Device {
 const std::vector<const Device*>& allDevices();
 // nullptr if no such device is built.
 const Device* findDevice(std::string_view name);
-// The device `nnfab run` uses without --device: `cpu` until a fabric device
-// is the better default for everyone (the Verilator `sim` device).
+// The device `nnfab run` uses without --device: `sim` (the RTL under
+// Verilator) where Verilator is built, else `cpu`.
 const Device& defaultDevice();
 
 }  // namespace nnfab

@@ -77,7 +77,7 @@ std::vector<bool> FabricDevice::getSupportedOperations(const Model& model,
   const size_t count = model.main.operations.size();
   std::vector<bool> supported(count, false);
   std::vector<std::string> reasons(count);
-  // The compiler's rules assume a valid model (as a HAL driver, §6.1).
+  // The compiler's rules assume a valid model (as a HAL driver, docs/nnapi-semantics.md §6.1).
   if (Status status = validateModel(model, ValidationMode::RUNTIME); !status.isOk()) {
     for (auto& reason : reasons) reason = "the model is invalid: " + status.message();
   } else {

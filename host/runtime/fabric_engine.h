@@ -27,8 +27,8 @@ struct EngineOptions {
   // How often the host looks at a running core (watchdogs, preemption):
   // bounds the preemption latency.
   std::chrono::nanoseconds pollInterval = std::chrono::microseconds(250);
-  // A running core whose CYCLES do not move for this long is hung: the
-  // host watchdog fails the step and resets the core.
+  // A running core that retires no instruction (INSTRET) for this long is
+  // hung: the host watchdog fails the step and resets the core.
   std::chrono::nanoseconds hangTimeout = std::chrono::seconds(10);
   // How long a running core may take to reach an instruction boundary after
   // the host asked it to stop (scheduler preemption, watchdogs) before it is

@@ -108,7 +108,7 @@ class Partitioner {
     if (hasOperandOfUnknownSize(model_, s, i)) {
       p.reason = fmt::format(
           "an operand of this {} or of its subgraphs' inputs/outputs has an unknown size: it "
-          "runs whole on the CPU (nnapi-semantics.md 6.3 rule 1)",
+          "runs whole on the CPU (docs/nnapi-semantics.md §6.3, rule 1)",
           name);
       return p;
     }

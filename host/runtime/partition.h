@@ -1,5 +1,5 @@
 // Splits a valid model between a fabric device and the CPU
-// (nnapi-semantics.md §6.3): maximal runs of fabric-supported operations are
+// (docs/nnapi-semantics.md §6.3): maximal runs of fabric-supported operations are
 // FABRIC steps, the rest CPU steps; an IF/WHILE goes to the fabric whole when
 // the fabric supports it and is cheaper by the cost rule, runs whole on the
 // CPU when an operand has an unknown size, and is otherwise interpreted by

@@ -1,5 +1,5 @@
 // The execution plan of a model on a fabric device: per subgraph, the steps
-// that run it in operation order (nnapi-semantics.md §6.3). A FABRIC step is
+// that run it in operation order (docs/nnapi-semantics.md §6.3). A FABRIC step is
 // compiled to one program; a CPU step is a sub-model on the CPU executor; an
 // interpreted IF/WHILE is run by the host, whose branch / cond / body
 // subgraphs have plans of their own. See docs/runtime.md.

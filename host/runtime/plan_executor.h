@@ -4,7 +4,7 @@
 // run on the FabricEngine; CPU steps run their sub-model on the CPU executor;
 // interpreted IF/WHILE run on the host with NNAPI's loop timeout. A FABRIC
 // step that cannot be compiled or run is retried on the CPU (partial
-// fallback, nnapi-semantics.md §6.4) unless a loop timeout or the deadline
+// fallback, docs/nnapi-semantics.md §6.4) unless a loop timeout or the deadline
 // ended it. Results and statuses equal the cpu device's. See docs/runtime.md.
 #pragma once
 
@@ -31,8 +31,10 @@ class PlanExecutor {
   ~PlanExecutor();
 
   // Prepares every CPU step's sub-model and compiles every FABRIC step whose
-  // inputs all have static shapes. RESOURCE_EXHAUSTED_PERSISTENT when such a
-  // program can never fit the device memory.
+  // inputs all have static shapes. A program that can never fit the device
+  // memory is left to the CPU executor (as NNAPI falls back to the CPU when a
+  // device cannot prepare), so this fails only when a CPU step cannot be
+  // prepared.
   Status prepare();
 
   // What an execution takes at least on an idle device: the cycle model's

@@ -129,7 +129,7 @@ std::string checkChannelQuant(const Operand& operand) {
   return "";
 }
 
-// nnfab's overflow rule (architecture.md, "Limits"): the known dimensions of
+// nnfab's overflow rule (docs/architecture.md, "Limits"): the known dimensions of
 // a tensor must not already exceed uint32 bytes, whatever the unknown ones
 // turn out to be.
 std::string checkSizeOverflow(const Operand& operand) {

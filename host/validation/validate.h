@@ -1,5 +1,5 @@
 // NNAPI (HAL 1.3) validation of models and requests, as
-// ../shared/spec/nnapi-semantics.md §2-§5 describes it. Failures are
+// docs/nnapi-semantics.md §2-§5 describes it. Failures are
 // INVALID_ARGUMENT with a message naming subgraph, operation and operand,
 // e.g. "subgraph 2 (referenced[1]), operation 0 (WHILE), input 3 (operand 5): ...".
 #pragma once

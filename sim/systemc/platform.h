@@ -20,7 +20,8 @@ namespace nnfab::sim {
 struct PlatformOptions {
   CardProfile card;
   uint64_t memoryBytes = uint64_t{1} << 30;
-  uint32_t maxOutstanding = 32;  // per AXI4 bridge (anchors.md §3: axi_burst_performance ran 32)
+  // Per AXI4 bridge: axi_burst_performance ran 32 (docs/platform-model.md [S2]).
+  uint32_t maxOutstanding = 32;
   bool useInterrupt = true;
   double pollNs = 1000;
   // Simulated time after which an unfinished execution is abandoned (an

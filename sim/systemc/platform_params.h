@@ -1,9 +1,9 @@
 // The figures of an Alveo card the platform model needs: device memory
 // (channels, bandwidth, latency), the PCIe link (DMA bandwidth and
 // per-transfer cost, MMIO and interrupt latency) and the kernel clock. Every
-// default comes from /work/shared/research/anchors.md (section named at each
-// value in platform_params.cpp) or is marked there as an assumption; see
-// docs/platform-model.md.
+// default comes from a published source listed in docs/platform-model.md
+// "Sources" (named at each value in platform_params.cpp) or is marked there
+// as an assumption.
 #pragma once
 
 #include <cstdint>

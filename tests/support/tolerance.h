@@ -1,5 +1,5 @@
-// The NNAPI test harness's comparison rules (model-format.md, "Conformance
-// test-case file"), shared by the conformance and differential tests.
+// The NNAPI test harness's comparison rules (docs/file-formats.md,
+// "Conformance test case"), shared by the conformance and differential tests.
 #pragma once
 
 #include <string>

@@ -157,15 +157,15 @@ TEST(DdrModel, OutsideTheMemoryIsAnAddressError) {
 
 TEST(CardProfiles, FollowTheAnchors) {
   const CardProfile u250 = *cardProfile("u250"), u280 = *cardProfile("u280"), hbm = *cardProfile("u280-hbm");
-  EXPECT_EQ(u250.memory.channels, 4u);  // anchors.md §3: 4 x 16 GB DDR4
+  EXPECT_EQ(u250.memory.channels, 4u);  // docs/platform-model.md [S1]: 4 x 16 GB DDR4
   EXPECT_EQ(u280.memory.channels, 2u);  // 2 x 16 GB DDR4 (+ HBM)
   EXPECT_EQ(hbm.memory.channels, 32u);
   // Sustained per-port figures stay below the 512-bit x 300 MHz port limit.
   EXPECT_LT(u250.memory.readGBps, 64.0 * 300e6 / 1e9);
   EXPECT_NEAR(hbm.memory.readGBps * 32, 421.3, 0.1);
-  // anchors.md §2 (XRT#4592): 1/102,492 - 1/213,653 s per command, in ns.
+  // [S5] (XRT#4592): 1/102,492 - 1/213,653 s per command, in ns.
   EXPECT_NEAR(u250.pcie.interruptNs, 5077, 1);
-  // §3 host_global_bandwidth: 64 B at 4.7 MB/s, in us.
+  // [S4] host_global_bandwidth: 64 B at 4.7 MB/s, in us.
   EXPECT_NEAR(u250.pcie.transferUs, 13.6, 0.05);
   EXPECT_FALSE(cardProfile("u55c").has_value());
 }

@@ -1,6 +1,6 @@
 // The PCIe link: DMA time from its parameters, the effective rates those
-// parameters give against the measurements in anchors.md §3
-// (host_global_bandwidth), and MMIO through the AXI4-Lite master to a
+// parameters give against the published measurements (host_global_bandwidth,
+// docs/platform-model.md [S4]), and MMIO through the AXI4-Lite master to a
 // register slave on pins.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// ABS, NEG (spec §2.7) on TENSOR_FLOAT32 / TENSOR_INT32. INT32_MIN wraps to
+// ABS, NEG (docs/nnapi-semantics.md §2.7) on TENSOR_FLOAT32 / TENSOR_INT32. INT32_MIN wraps to
 // itself (isa/int32_semantics.h); float ABS/NEG only flip the sign bit (NaN stays NaN,
 // NEG(0) = -0). Zero-sized inputs fail (§2.1).
 #include <cmath>

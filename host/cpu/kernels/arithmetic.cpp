@@ -1,4 +1,4 @@
-// ADD, SUB, MUL, DIV (spec §2.2): TENSOR_FLOAT32 with a fused activation,
+// ADD, SUB, MUL, DIV (docs/nnapi-semantics.md §2.2): TENSOR_FLOAT32 with a fused activation,
 // TENSOR_INT32 with activation NONE only and nnfab's wrap-around / floor
 // division semantics (isa/int32_semantics.h). Zero-sized inputs are allowed.
 #include "cpu/kernels/elementwise.h"

@@ -1,4 +1,4 @@
-// NNAPI broadcasting (spec §2.1): the output shape of two inputs, and a plan
+// NNAPI broadcasting (docs/nnapi-semantics.md §2.1): the output shape of two inputs, and a plan
 // that tells an element-wise kernel how to walk them. The plan picks the
 // cheapest loop once, in prepare, so that run() only executes it.
 #pragma once

@@ -1,4 +1,4 @@
-// CAST (spec §2.6) within nnfab's types: TENSOR_FLOAT32 <-> TENSOR_INT32 and
+// CAST (docs/nnapi-semantics.md §2.6) within nnfab's types: TENSOR_FLOAT32 <-> TENSOR_INT32 and
 // the identity casts of TENSOR_FLOAT32, TENSOR_INT32 and TENSOR_BOOL8. The
 // output type is the declared one (OutputShape on entry). Scale and zero
 // point are ignored, as in NNAPI. Zero-sized inputs fail (§2.1).

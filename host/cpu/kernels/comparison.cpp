@@ -1,4 +1,4 @@
-// EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL (spec §2.3) on
+// EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL (docs/nnapi-semantics.md §2.3) on
 // TENSOR_FLOAT32 (IEEE), TENSOR_INT32 (signed) and TENSOR_BOOL8 (raw bytes),
 // with broadcasting; the result is TENSOR_BOOL8 0/1. Zero-sized inputs fail.
 #include "cpu/kernels/elementwise.h"

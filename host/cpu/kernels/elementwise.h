@@ -85,7 +85,7 @@ struct LogicalOr {
   static uint8_t apply(uint8_t a, uint8_t b) { return (a != 0) | (b != 0); }
 };
 
-// Fused activations (spec §1.4) with std::max/std::min argument order, so a
+// Fused activations (docs/nnapi-semantics.md §1.4) with std::max/std::min argument order, so a
 // NaN passes through unchanged. NONE is the identity (±inf stay ±inf).
 struct ActNone {
   static float apply(float x) { return x; }

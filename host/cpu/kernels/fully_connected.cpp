@@ -1,4 +1,4 @@
-// FULLY_CONNECTED (spec §2.9), TENSOR_FLOAT32 only:
+// FULLY_CONNECTED (docs/nnapi-semantics.md §2.9), TENSOR_FLOAT32 only:
 //   out[b][u] = act(sum_i in[b][i] * w[u][i] + bias[u])
 // with the input flattened to [batch, input_size]. A zero-sized input is
 // allowed (batch 0 gives an empty output); zero-sized weights are not.

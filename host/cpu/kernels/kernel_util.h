@@ -30,7 +30,7 @@ Result<size_t> checkedElementCount(std::span<const uint32_t> dims, size_t elemen
 bool hasZeroDimension(std::span<const uint32_t> dims);
 
 // Arity, presence of values, and (unless the operation accepts zero-sized
-// tensors) the absence of 0 dimensions on every input; spec §2.1.
+// tensors) the absence of 0 dimensions on every input; docs/nnapi-semantics.md §2.1.
 Status checkInputs(OperationType type, std::span<const TensorArg> inputs, size_t inputCount,
                    std::span<OutputShape> outputs, bool allowZeroSized);
 

@@ -1,4 +1,4 @@
-// LOGICAL_AND, LOGICAL_OR (broadcasting) and LOGICAL_NOT (spec §2.4) on
+// LOGICAL_AND, LOGICAL_OR (broadcasting) and LOGICAL_NOT (docs/nnapi-semantics.md §2.4) on
 // TENSOR_BOOL8: non-zero bytes are true, results are exactly 0 or 1.
 // Zero-sized inputs fail (§2.1).
 #include "cpu/kernels/elementwise.h"

@@ -1,4 +1,4 @@
-// MAXIMUM, MINIMUM (spec §2.8) on TENSOR_FLOAT32 / TENSOR_INT32 with
+// MAXIMUM, MINIMUM (docs/nnapi-semantics.md §2.8) on TENSOR_FLOAT32 / TENSOR_INT32 with
 // broadcasting. NaN handling is NNAPI's reference std::max / std::min
 // (see ops::Max in elementwise.h). Zero-sized inputs fail (§2.1).
 #include "cpu/kernels/elementwise.h"

@@ -1,4 +1,4 @@
-// RESHAPE (spec §2.10): the output takes the shape given by the 1-D
+// RESHAPE (docs/nnapi-semantics.md §2.10): the output takes the shape given by the 1-D
 // TENSOR_INT32 input 1 (at most one -1, inferred), the data is copied byte
 // for byte, so any element type works (isSupported limits it to NNAPI's
 // TENSOR_FLOAT32 within nnfab's types). Zero-sized inputs fail (§2.1).

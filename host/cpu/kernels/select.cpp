@@ -1,4 +1,4 @@
-// SELECT (spec §2.5): out[i] = mask[i] ? x[i] : y[i], no broadcasting: mask,
+// SELECT (docs/nnapi-semantics.md §2.5): out[i] = mask[i] ? x[i] : y[i], no broadcasting: mask,
 // x and y must have identical dimensions, x and y the same type
 // (TENSOR_FLOAT32 or TENSOR_INT32). Zero-sized inputs fail (§2.1).
 #include <algorithm>
