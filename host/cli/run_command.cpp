@@ -13,6 +13,9 @@
 #include "runtime/sim_device.h"
 #endif
 #include "runtime/run_model.h"
+#ifdef NNFAB_HAS_XRT_DEVICE
+#include "runtime/xrt_device.h"
+#endif
 
 namespace nnfab::cli {
 namespace {
@@ -26,6 +29,7 @@ struct RunArgs {
   int64_t timeoutMs = 0;
   int64_t loopTimeoutMs = 2000;
   std::string traceFile;
+  std::string xclbin;
 };
 
 int printResult(const ExecutionResult& result) {
@@ -42,7 +46,12 @@ int printError(Status status) {
 
 int run(const RunArgs& args) {
   std::string error;
-  const Device* device = resolveDevice(args.device, defaultDevice(), &error);
+#ifdef NNFAB_HAS_XRT_DEVICE
+  if (!args.xclbin.empty()) setXrtXclbin(args.xclbin);
+#endif
+  Status unavailable;
+  const Device* device = resolveDevice(args.device, defaultDevice(), &error, &unavailable);
+  if (!unavailable.isOk()) return printError(std::move(unavailable));
   if (!device) return usageError(error);
   const auto priority = priorityFromString(args.priority);
   if (!priority) return usageError("--priority must be low, medium or high");
@@ -93,6 +102,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
                   "Loop timeout per WHILE in ms (default 2000, clamped to 15000)")
       ->check(CLI::NonNegativeNumber);
+#ifdef NNFAB_HAS_XRT_DEVICE
+  cmd->add_option("--xclbin", args->xclbin, "The xclbin --device xrt[:N] loads (default: $NNFAB_XCLBIN)");
+#endif
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }
