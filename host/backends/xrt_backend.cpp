@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -155,6 +156,15 @@ struct XrtBackend::Impl {
   uint64_t allocated = 0;
   std::atomic<bool> failed{false};
 
+  // Drops every XRT object (buffers, the compute unit, the device).
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex);
+    failed = true;
+    buffers.clear();
+    ip = xrt::ip();
+    device = xrt::device();
+  }
+
   // The buffer holding [address, address + bytes) and the offset in it.
   xrt::bo* find(fabric::DeviceAddress address, uint64_t bytes, uint64_t* offset) {
     auto it = buffers.upper_bound(address);
@@ -167,8 +177,49 @@ struct XrtBackend::Impl {
   }
 };
 
-XrtBackend::XrtBackend(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-XrtBackend::~XrtBackend() = default;
+namespace {
+
+// XRT closes its device (for hw_emu: the device process) in an exit
+// handler registered when the device is first opened. A backend owned by a
+// static (the runtime's devices are) would be destroyed after that and
+// touch a closed device: so the backends still alive at exit drop their XRT
+// objects in an exit handler of ours, registered after XRT's and therefore
+// run before it.
+struct LiveBackends {
+  std::mutex mutex;
+  std::vector<XrtBackend::Impl*> live;
+  bool hooked = false;
+};
+
+LiveBackends& liveBackends() {
+  static LiveBackends* l = new LiveBackends;  // never destroyed: used by the exit handler
+  return *l;
+}
+
+}  // namespace
+
+void XrtBackend::releaseAllAtExit() {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  for (Impl* impl : l.live) impl->close();
+  l.live.clear();
+}
+
+XrtBackend::XrtBackend(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.live.push_back(impl_.get());
+  if (!l.hooked) {
+    l.hooked = true;
+    std::atexit(&XrtBackend::releaseAllAtExit);
+  }
+}
+
+XrtBackend::~XrtBackend() {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.live.erase(std::remove(l.live.begin(), l.live.end(), impl_.get()), l.live.end());
+}
 
 Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& options) {
   if (options.xclbinPath.empty()) {
@@ -195,8 +246,13 @@ Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& op
   } catch (const std::exception& e) {
     return fromXrt(e, fmt::format("loading {}", options.xclbinPath));
   }
-  const uint32_t id = impl->ip.read_register(isa::kRegID);
-  const uint32_t version = impl->ip.read_register(isa::kRegISA_VERSION);
+  uint32_t id = 0, version = 0;
+  try {
+    id = impl->ip.read_register(isa::kRegID);
+    version = impl->ip.read_register(isa::kRegISA_VERSION);
+  } catch (const std::exception& e) {
+    return fromXrt(e, "reading the core's ID and ISA_VERSION registers");
+  }
   if (id != isa::kCORE_ID || version != isa::kIsaVersion) {
     return invalidArgument(fmt::format(
         "xrt: the core in {} reports ID 0x{:08x}, ISA_VERSION {}; this build drives ID 0x{:08x}, ISA_VERSION {}: "

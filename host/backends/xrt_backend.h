@@ -79,8 +79,10 @@ class XrtBackend final : public fabric::FabricBackend {
   // The card's name and the loaded xclbin's UUID, for `nnfab devices`.
   std::string description() const;
 
- private:
   struct Impl;
+
+ private:
+  static void releaseAllAtExit();
   explicit XrtBackend(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -149,18 +149,21 @@ Result<std::string> emulationXclbin() {
 
 }  // namespace
 
+Result<std::unique_ptr<backends::XrtBackend>> openXrtEmuBackend() {
+  if (Status s = runtime::prepareXrtEmuEnvironment(); !s) return s;
+  auto xclbin = emulationXclbin();
+  if (!xclbin) return xclbin.status();
+  backends::XrtBackendOptions options;
+  options.xclbinPath = *xclbin;
+  return backends::XrtBackend::open(options);
+}
+
 Status openXrtEmu() {
   EmuState& s = emuState();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.tried) return s.status;
   s.tried = true;
-  s.status = runtime::prepareXrtEmuEnvironment();
-  if (!s.status) return s.status;
-  auto xclbin = emulationXclbin();
-  if (!xclbin) return s.status = xclbin.status();
-  backends::XrtBackendOptions options;
-  options.xclbinPath = *xclbin;
-  auto backend = backends::XrtBackend::open(options);
+  auto backend = openXrtEmuBackend();
   if (!backend) return s.status = backend.status();
   s.backend = std::move(*backend);
   return s.status;

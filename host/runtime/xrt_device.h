@@ -7,9 +7,11 @@
 // Both are FabricDevices over backends/xrt_backend.h.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "backends/xrt_backend.h"
 #include "model/status.h"
 #include "runtime/device.h"
 
@@ -36,6 +38,12 @@ struct XrtCardRow {
 std::vector<XrtCardRow> xrtCardRows();
 
 #ifdef NNFAB_HAS_XRT_EMU_DEVICE
+// The emulation backend alone (prepares XRT's hw_emu environment, builds
+// the emulation xclbin, opens it): what the xrt-emu device runs on, for
+// tests that drive the core through CoreDriver. Once per process (XRT
+// picks its shim once).
+Result<std::unique_ptr<backends::XrtBackend>> openXrtEmuBackend();
+
 const Device& xrtEmuDevice();
 // Prepares XRT's hw_emu environment, builds the emulation xclbin and opens
 // the backend now, so that `--device xrt-emu` reports a failure before
