@@ -21,6 +21,10 @@ PACKAGES=(
   zlib1g-dev
   # sim/systemc/make_models.py writes the platform-model projection models
   python3
+  # xrt / xrt-emu (docs/xrt-emu.md): the xclbin writer reads kernel.xml with
+  # expat and packs the emulation BITSTREAM with zip; XRT's hw_emu shim
+  # unpacks it with unzip; the xrt-emu tests run under setsid (util-linux)
+  libexpat1-dev zip unzip util-linux
 )
 
 missing=()

@@ -6,9 +6,11 @@
 //                   a loop watchdog timeout; a preemption with resume.
 //   XrtEmuModels.*  models through the xrt-emu device against cpu: outputs
 //                   bit-equal (WHILE, IF, tensors), the loop timeout status.
+//   XrtEmuCli.*     `nnfab run --device xrt-emu` prints what --device cpu does.
 // Each group is one ctest test (one process, one ~10 s load): XRT picks its
 // shim once per process and sleeps in every load and close.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <memory>
@@ -23,6 +25,7 @@
 #include "runtime/run_model.h"
 #include "runtime/xrt_device.h"
 #include "sim/random_program.h"
+#include "support/cli_fixture.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"
 #include "support/random_model.h"
@@ -205,6 +208,30 @@ TEST(XrtEmuModels, AnInfiniteLoopEndsAtTheLoopTimeoutLikeOnCpu) {
   EXPECT_EQ(cpu.status.code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT);
   EXPECT_EQ(e.status.code(), cpu.status.code()) << e.status.message();
 }
+
+// ---- the command line -------------------------------------------------
+
+namespace clitest {
+
+using Json = nlohmann::json;
+using XrtEmuCli = nnfab::test::CliFixture;
+
+// The acceptance command: the same result JSON as --device cpu
+// (timing aside), and nothing but that JSON on stdout.
+TEST_F(XrtEmuCli, TheWhileExamplePrintsTheCpuResult) {
+  const std::string run = "run examples/while_sum.json --inputs examples/while_sum.inputs.json --device ";
+  const auto cpu = nnfab(run + "cpu");
+  const auto emu = nnfab(run + "xrt-emu");
+  ASSERT_EQ(emu.exitCode, 0) << emu.err;
+  ASSERT_TRUE(Json::accept(emu.out)) << "stdout is not just JSON:\n" << emu.out;
+  Json a = Json::parse(cpu.out), b = Json::parse(emu.out);
+  a.erase("timing");
+  b.erase("timing");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b["outputs"][1]["data"], Json::parse("[4950]"));
+}
+
+}  // namespace clitest
 
 }  // namespace
 }  // namespace nnfab
