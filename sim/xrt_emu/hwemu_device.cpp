@@ -169,7 +169,12 @@ struct Device::Impl {
         for (uint64_t i = 0; i < size; i += 4) {
           uint32_t value = 0;
           std::memcpy(&value, data.data() + i, 4);
-          harness.writeRegister(registerOffset(m.number(field::kAddr) + i), value);
+          const uint32_t offset = registerOffset(m.number(field::kAddr) + i);
+          if (config.hangOnStart && offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0) {
+            harness.programMemory().hang();
+            harness.dataMemory().hang();
+          }
+          harness.writeRegister(offset, value);
         }
         return r.boolean(field::kAck, true);
       }

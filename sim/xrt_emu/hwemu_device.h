@@ -18,6 +18,9 @@ struct DeviceConfig {
   uint32_t batchCycles = 2048;           // cycles between two looks at the socket
   int frameTimeoutMs = 60000;            // a call that stops mid-frame this long is corrupt
   bool verbose = false;                  // every call on stderr
+  // Fault injection for tests (NNFAB_HWEMU_FAULT=hang): from the first
+  // start on, the memory stops answering, as a hung card's would.
+  bool hangOnStart = false;
 };
 
 class Device {

@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
   }
   // The shim's arguments cannot be changed; the environment can.
   if (const char* v = std::getenv("NNFAB_HWEMU_VERBOSE"); v && *v && std::string(v) != "0") config.verbose = true;
+  if (const char* v = std::getenv("NNFAB_HWEMU_FAULT"); v && *v) {
+    if (std::string(v) != "hang") return usage("NNFAB_HWEMU_FAULT must be hang");
+    config.hangOnStart = true;
+  }
   if (const char* v = std::getenv("NNFAB_HWEMU_FRAME_TIMEOUT_MS"); v && *v) {
     uint64_t ms = 0;
     if (!parseNumber(v, &ms) || ms == 0 || ms > 3600000) return usage("bad NNFAB_HWEMU_FRAME_TIMEOUT_MS");

@@ -6,6 +6,7 @@
 //                   a loop watchdog timeout; a preemption with resume.
 //   XrtEmuModels.*  models through the xrt-emu device against cpu: outputs
 //                   bit-equal (WHILE, IF, tensors), the loop timeout status.
+//   XrtEmuHang.*    a hung card: host watchdog, clear status, card reported failed.
 //   XrtEmuCli.*     `nnfab run --device xrt-emu` prints what --device cpu does.
 // Each group is one ctest test (one process, one ~10 s load): XRT picks its
 // shim once per process and sleeps in every load and close.
@@ -138,6 +139,30 @@ TEST(XrtEmuFabric, APreemptedAndResumedLoopEqualsAnUninterruptedSimRun) {
   std::vector<uint8_t> data(64);
   ASSERT_TRUE(p->readData(0, data.data(), data.size()).isOk());
   EXPECT_TRUE(data == whole.data);
+}
+
+// A card whose memory stops answering (NNFAB_HWEMU_FAULT=hang, inherited
+// by the device process the shim starts): the host watchdog ends the run
+// with a clear status, the backend reports the core as needing a card
+// reset, and the process goes on.
+TEST(XrtEmuHang, TheHostWatchdogEndsTheRunAndTheCardIsReportedFailed) {
+  ASSERT_EQ(::setenv("NNFAB_HWEMU_FAULT", "hang", 1), 0);
+  const Asm a = counterLoop(1000);
+  Result<DeviceProgram> p = DeviceProgram::load(emu(), a.code, {}, 64);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  CoreDriver driver(emu());
+  RunLimits limits;
+  limits.hangTimeout = std::chrono::milliseconds(300);
+  limits.preemptGrace = std::chrono::milliseconds(100);
+  const auto start = std::chrono::steady_clock::now();
+  Result<RunReport> r = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  EXPECT_FALSE(r->completed());
+  EXPECT_NE(r->status.message().find("no progress"), std::string::npos) << r->status.message();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  const auto more = emu().allocate(4096);
+  EXPECT_EQ(more.status().code(), ErrorStatus::DEVICE_UNAVAILABLE);
+  EXPECT_NE(more.status().message().find("xbutil reset"), std::string::npos);
 }
 
 // ---- models through the xrt-emu device --------------------------------
