@@ -61,10 +61,7 @@ StepRun FabricEngine::deviceFault(fabric::FabricBackend& device, const Status& s
 StepRun FabricEngine::run(const compiler::Program& program, const std::vector<const Value*>& inputs,
                           const ExecutionOptions& options, std::vector<Value>* outputs) {
   fabric::FabricBackend* device = backend();
-  // A backend that could not open (an XRT card or emulation; the factory
-  // logged why) is the execution's answer, not a reason to compute the step
-  // on the CPU behind the user's back.
-  if (!device) return StepRun{Status(ErrorStatus::DEVICE_UNAVAILABLE, "the fabric backend is not available (see the log)")};
+  if (!device) return cpuMayRetry(Status(ErrorStatus::DEVICE_UNAVAILABLE, "the fabric backend is not available"));
   if (inputs.size() != program.inputs.size()) {
     return cpuMayRetry(generalFailure(fmt::format("the program has {} inputs, the step supplies {}",
                                                   program.inputs.size(), inputs.size())));

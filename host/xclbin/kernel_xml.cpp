@@ -89,6 +89,21 @@ struct Reader {
 
 std::string hex(uint64_t v) { return fmt::format("0x{:X}", v); }
 
+// An attribute value as XML text (expat gave it back unescaped).
+std::string esc(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const KernelPort* KernelDescription::port(const std::string& portName) const {
@@ -136,23 +151,24 @@ std::string embeddedMetadata(const KernelDescription& kernel, const std::string&
   std::string x;
   x += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += fmt::format("<project name=\"{}\">\n <platform vendor=\"xilinx\" boardid=\"\" name=\"{}\" featureRomTime=\"0\">\n",
-                   kernel.name, platform);
+                   esc(kernel.name), esc(platform));
   x += "  <version major=\"1\" minor=\"0\"/>\n  <description/>\n";
   x += "  <device name=\"fpga0\" fpgaDevice=\"\" addrWidth=\"0\">\n   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\">\n";
   x += fmt::format("    <kernel name=\"{}\" language=\"ip_c\" vlnv=\"\" preferredWorkGroupSizeMultiple=\"0\" workGroupSize=\"1\" "
                    "interrupt=\"{}\" hwControlProtocol=\"{}\">\n",
-                   kernel.name, kernel.interrupt ? "true" : "false", kernel.hwControlProtocol);
+                   esc(kernel.name), kernel.interrupt ? "true" : "false", esc(kernel.hwControlProtocol));
   for (const auto& p : kernel.ports) {
     x += fmt::format("     <port name=\"{}\" mode=\"{}\" range=\"{}\" dataWidth=\"{}\" portType=\"{}\" base=\"0x0\"/>\n",
-                     p.name, p.mode, hex(p.range), p.dataWidth, p.portType);
+                     esc(p.name), esc(p.mode), hex(p.range), p.dataWidth, esc(p.portType));
   }
   for (const auto& a : kernel.args) {
     x += fmt::format("     <arg name=\"{}\" addressQualifier=\"{}\" id=\"{}\" port=\"{}\" size=\"{}\" offset=\"{}\" "
                      "hostOffset=\"0x0\" hostSize=\"{}\" type=\"{}\"/>\n",
-                     a.name, a.addressQualifier, a.id, a.port, hex(a.size), hex(a.offset), hex(a.hostSize), a.type);
+                     esc(a.name), a.addressQualifier, a.id, esc(a.port), hex(a.size), hex(a.offset), hex(a.hostSize),
+                     esc(a.type));
   }
   x += fmt::format("     <instance name=\"{}\">\n      <addrRemap base=\"{}\" port=\"s_axi_control\"/>\n     </instance>\n",
-                   instance, hex(baseAddress));
+                   esc(instance), hex(baseAddress));
   x += "    </kernel>\n   </core>\n  </device>\n </platform>\n</project>\n";
   return x;
 }

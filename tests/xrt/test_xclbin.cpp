@@ -156,6 +156,17 @@ TEST(KernelXml, ReadsThisBuildsKernelDescription) {
   EXPECT_FALSE(k->args.empty());
 }
 
+TEST(KernelXml, TheEmbeddedMetadataEscapesWhatItCopies) {
+  std::string xml = kSmallKernelXml;
+  xml.replace(xml.find("type=\"uint\""), 11, "type=\"vec&lt;int&gt;\"");
+  auto k = parseKernelXml(xml);
+  ASSERT_TRUE(k.isOk()) << k.status().message();
+  EXPECT_EQ(k->arg("n")->type, "vec<int>");
+  const std::string meta = embeddedMetadata(*k, "toy_1", 0x1800000, "p");
+  EXPECT_NE(meta.find("type=\"vec&lt;int&gt;\""), std::string::npos);
+  EXPECT_NE(meta.find("<addrRemap base=\"0x1800000\""), std::string::npos);
+}
+
 TEST(KernelXml, MalformedDescriptionsAreRefusedWithTheReason) {
   auto message = [](const std::string& xml) { return parseKernelXml(xml).status().message(); };
   EXPECT_NE(message("<root><kernel").find("not XML"), std::string::npos);

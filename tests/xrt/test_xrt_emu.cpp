@@ -167,10 +167,18 @@ TEST(XrtEmuHang, TheHostWatchdogEndsTheRunAndTheCardIsReportedFailed) {
 
 // ---- models through the xrt-emu device --------------------------------
 
+// The xrt-emu device, opened (else a fabric device without a backend would
+// run every step on the CPU and these comparisons would prove nothing).
 const Device& xrtEmu() {
-  const Device* d = findDevice("xrt-emu");
-  if (!d) std::abort();
-  return *d;
+  static const Device* device = [] {
+    const Status opened = openXrtEmu();
+    if (!opened.isOk()) {
+      ADD_FAILURE() << "xrt-emu: " << opened.message();
+      std::abort();
+    }
+    return findDevice("xrt-emu");
+  }();
+  return *device;
 }
 
 ExecutionResult runOnDevice(const Device& device, const Model& model, const std::vector<TensorValue>& inputs,
