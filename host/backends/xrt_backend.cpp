@@ -95,6 +95,13 @@ Result<XclbinCheck> checkXclbin(const std::string& path) {
       return invalidArgument(fmt::format("xclbin {}: kernel {} has {} compute units; nnfab drives exactly one",
                                          path, check.kernelName, cus.size()));
     }
+    // user_managed (AP_CTRL_NONE to XRT): with ap_ctrl_hs/chain XRT's own
+    // scheduler would poll AP_CTRL and take the clear-on-read AP_DONE.
+    if (cus.front().get_control_type() != xrt::xclbin::ip::control_type::none) {
+      return invalidArgument(fmt::format(
+          "xclbin {}: the compute unit is not user_managed (XRT's scheduler would drive it and race the host "
+          "for AP_DONE): package the kernel with hwControlProtocol user_managed (docs/xrt.md)", path));
+    }
     // "kernel:{instance}": the form xrt::ip matches exactly one IP by.
     const std::string cu = cus.front().get_name();
     check.cuName = check.kernelName + ":{" + cu.substr(cu.find(':') + 1) + "}";

@@ -221,5 +221,17 @@ TEST_F(XclbinCheck, RefusesAnArgumentAtAnotherOffset) {
   EXPECT_NE(s.message().find("offset 0x30"), std::string::npos) << s.message();
 }
 
+TEST_F(XclbinCheck, RefusesAKernelXrtWouldDriveItself) {
+  std::string xml = builtKernelXml();
+  const std::string managed = "hwControlProtocol=\"user_managed\"";
+  const auto at = xml.find(managed);
+  ASSERT_NE(at, std::string::npos);
+  xml.replace(at, managed.size(), "hwControlProtocol=\"ap_ctrl_hs\"");
+  const fs::path kernelXml = write("kernel.xml", xml);
+  const Status s = backends::checkXclbin(write("hs.xclbin", emulationXclbin(kernelXml.string())).string()).status();
+  EXPECT_EQ(s.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("not user_managed"), std::string::npos) << s.message();
+}
+
 }  // namespace
 }  // namespace nnfab::xclbin
