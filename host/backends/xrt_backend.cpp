@@ -59,6 +59,9 @@ class StdoutToStderr {
   int saved_ = -1;
 };
 
+constexpr const char* kFailedMessage =
+    "xrt: the nnfab core stopped answering or would not stop; reset the card (xbutil reset) and start again";
+
 Status fromXrt(const std::exception& e, const std::string& doing) {
   return Status(ErrorStatus::DEVICE_UNAVAILABLE, fmt::format("xrt: {}: {}", doing, e.what()));
 }
@@ -279,7 +282,7 @@ Result<fabric::DeviceAddress> XrtBackend::allocate(uint64_t bytes) {
     return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                   fmt::format("{} bytes do not fit the {} bytes of {}", bytes, memoryBytes(), impl_->check.bankTag));
   }
-  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, "xrt: the core hung and needs `xbutil reset`");
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
   try {
     xrt::bo bo(impl_->device, bytes, xrt::bo::flags::normal, static_cast<xrt::memory_group>(impl_->check.banks.front()));
     const fabric::DeviceAddress address = bo.address();
@@ -297,6 +300,7 @@ void XrtBackend::release(fabric::DeviceAddress address) {
 }
 
 Status XrtBackend::copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) {
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   uint64_t offset = 0;
   xrt::bo* bo = impl_->find(dst, bytes, &offset);
@@ -312,6 +316,7 @@ Status XrtBackend::copyToDevice(fabric::DeviceAddress dst, const void* src, uint
 }
 
 Status XrtBackend::copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) {
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   uint64_t offset = 0;
   xrt::bo* bo = impl_->find(src, bytes, &offset);
