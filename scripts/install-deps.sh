@@ -24,6 +24,10 @@ PACKAGES=(
   # tclsh: ctest checks that every Vivado/Vitis Tcl file of the deploy flow
   # parses and runs against stubs (tests/deploy/tcl_check.tcl, docs/deploy.md)
   tcl
+  # xrt / xrt-emu (docs/xrt-emu.md): the xclbin writer reads kernel.xml with
+  # expat and packs the emulation BITSTREAM with zip; XRT's hw_emu shim
+  # unpacks it with unzip; the xrt-emu tests run under setsid (util-linux)
+  libexpat1-dev zip unzip util-linux
 )
 
 missing=()

@@ -5,6 +5,9 @@
 
 #include "cli/commands.h"
 #include "runtime/device.h"
+#ifdef NNFAB_HAS_XRT_DEVICE
+#include "runtime/xrt_device.h"
+#endif
 
 namespace nnfab::cli {
 namespace {
@@ -13,10 +16,36 @@ nlohmann::ordered_json toJson(const PerformanceInfo& p) {
   return {{"execTime", p.execTime}, {"powerUsage", p.powerUsage}};
 }
 
+// The devices of this build, then the XRT ones opened on demand: the
+// emulation, and one row per card XRT sees (none without cards).
+struct Row {
+  std::string name;
+  std::string description;
+  const Device* device = nullptr;  // capabilities; nullptr for a card (opened only with its xclbin)
+};
+
+std::vector<Row> rows() {
+  std::vector<Row> out;
+  for (const Device* d : allDevices()) out.push_back({std::string(d->name()), std::string(d->description()), d});
+#ifdef NNFAB_HAS_XRT_EMU_DEVICE
+  const Device& emu = xrtEmuDevice();
+  out.push_back({std::string(emu.name()), std::string(emu.description()), &emu});
+#endif
+#ifdef NNFAB_HAS_XRT_DEVICE
+  for (const auto& card : xrtCardRows()) out.push_back({card.name, card.description, nullptr});
+#endif
+  return out;
+}
+
 int listDevices(bool json) {
   if (json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const Device* device : allDevices()) {
+    for (const Row& row : rows()) {
+      if (!row.device) {
+        out.push_back({{"name", row.name}, {"description", row.description}, {"default", false}});
+        continue;
+      }
+      const Device* device = row.device;
       const DeviceCapabilities caps = device->capabilities();
       out.push_back({{"name", device->name()},
                      {"description", device->description()},
@@ -31,7 +60,12 @@ int listDevices(bool json) {
   }
   fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8}  {}\n", "NAME", "DEFAULT", "TENSOR", "IF", "WHILE",
              "DESCRIPTION");
-  for (const Device* device : allDevices()) {
+  for (const Row& row : rows()) {
+    if (!row.device) {
+      fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8}  {}\n", row.name, "", "-", "-", "-", row.description);
+      continue;
+    }
+    const Device* device = row.device;
     const DeviceCapabilities caps = device->capabilities();
     fmt::print("{:<8} {:<8} {:>10.3g} {:>8.3g} {:>8.3g}  {}\n", device->name(),
                device == &defaultDevice() ? "yes" : "", caps.tensorPerformance.execTime,

@@ -13,6 +13,9 @@
 #include "runtime/sim_device.h"
 #endif
 #include "api/run_model.h"
+#ifdef NNFAB_HAS_XRT_DEVICE
+#include "runtime/xrt_device.h"
+#endif
 
 namespace nnfab::cli {
 namespace {
@@ -27,6 +30,7 @@ struct RunArgs {
   int64_t loopTimeoutMs = 2000;
   int64_t memoryLimitMb = static_cast<int64_t>(kExecutionMemoryLimitDefault >> 20);
   std::string traceFile;
+  std::string xclbin;
 };
 
 int printResult(const ExecutionResult& result) {
@@ -43,7 +47,12 @@ int printError(Status status) {
 
 int run(const RunArgs& args) {
   std::string error;
-  const Device* device = resolveDevice(args.device, defaultDevice(), &error);
+#ifdef NNFAB_HAS_XRT_DEVICE
+  if (!args.xclbin.empty()) setXrtXclbin(args.xclbin);
+#endif
+  Status unavailable;
+  const Device* device = resolveDevice(args.device, defaultDevice(), &error, &unavailable);
+  if (!unavailable.isOk()) return printError(std::move(unavailable));
   if (!device) return usageError(error);
   const auto priority = priorityFromString(args.priority);
   if (!priority) return usageError("--priority must be low, medium or high");
@@ -102,6 +111,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
                   "Host memory the execution's tensors may hold, in MiB (default 2048); past it the run ends with "
                   "RESOURCE_EXHAUSTED_PERSISTENT")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+#ifdef NNFAB_HAS_XRT_DEVICE
+  cmd->add_option("--xclbin", args->xclbin, "The xclbin --device xrt[:N] loads (default: $NNFAB_XCLBIN)");
+#endif
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }

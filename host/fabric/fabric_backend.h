@@ -1,5 +1,5 @@
 // The one narrow interface every fabric backend implements (hls C-simulation,
-// Verilator RTL; an XRT card is planned): device memory, the core's control
+// Verilator RTL, an XRT card): device memory, the core's control
 // registers, and waiting. The compiler and the runtime only ever talk to this interface,
 // usually through CoreDriver (core_driver.h), which knows the register
 // protocol of docs/register-map.md.

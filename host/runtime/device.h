@@ -1,7 +1,7 @@
 // A device as the runtime sees it (NNAPI's IDevice, reduced): it reports what
 // it supports, prepares a model, and executes prepared models. `cpu` (the CPU
 // executor) is one; the fabric devices `hls` and `sim` (FabricDevice over a
-// backend) are others, and an `xrt` device for Alveo cards is planned.
+// backend) are others, and so are `xrt:N` (an Alveo card) and `xrt-emu`.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,5 @@
 // A fabric device: any FabricBackend (the hls C-simulation and the sim
-// Verilator RTL; XRT cards planned) behind NNAPI's Device interface. It reports the
+// Verilator RTL, XRT cards and their emulation) behind NNAPI's Device interface. It reports the
 // fabric's supported operations (the compiler's rules), partitions models
 // between the fabric and the CPU executor, and runs them with PlanExecutor on
 // one backend instance whose core its executions share through the QoS

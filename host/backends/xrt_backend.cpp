@@ -1,0 +1,408 @@
+#include "backends/xrt_backend.h"
+
+#include <experimental/xrt_ip.h>
+#include <experimental/xrt_system.h>
+#include <experimental/xrt_xclbin.h>
+#include <xrt/xrt_bo.h>
+#include <xrt/xrt_device.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "nnfab_isa.h"
+#include "xclbin/kernel_xml.h"
+
+namespace nnfab::backends {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// The memory indices an argument's port is connected to.
+std::vector<int32_t> memsOf(const xrt::xclbin::arg& arg) {
+  std::vector<int32_t> out;
+  for (const auto& m : arg.get_mems()) out.push_back(m.get_index());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// While alive, file descriptor 1 is a copy of 2.
+class StdoutToStderr {
+ public:
+  StdoutToStderr() {
+    std::fflush(stdout);
+    saved_ = ::dup(STDOUT_FILENO);
+    if (saved_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  ~StdoutToStderr() {
+    std::fflush(stdout);
+    if (saved_ >= 0) {
+      ::dup2(saved_, STDOUT_FILENO);
+      ::close(saved_);
+    }
+  }
+  StdoutToStderr(const StdoutToStderr&) = delete;
+  StdoutToStderr& operator=(const StdoutToStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+constexpr const char* kFailedMessage =
+    "xrt: the nnfab core stopped answering or would not stop; reset the card (xbutil reset) and start again";
+
+Status fromXrt(const std::exception& e, const std::string& doing) {
+  return Status(ErrorStatus::DEVICE_UNAVAILABLE, fmt::format("xrt: {}: {}", doing, e.what()));
+}
+
+}  // namespace
+
+Result<XclbinCheck> checkXclbin(const std::string& path) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return invalidArgument(fmt::format("xclbin {}: cannot be read", path));
+    char magic[8] = {};
+    in.read(magic, sizeof magic);
+    if (!in || std::string(magic, 7) != "xclbin2") {
+      return invalidArgument(fmt::format("{} is not an xclbin (no xclbin2 header)", path));
+    }
+  }
+  auto built = xclbin::parseKernelXml(xclbin::builtKernelXml());
+  if (!built) return generalFailure("this build's kernel.xml does not parse: " + built.status().message());
+  XclbinCheck check;
+  try {
+    const xrt::xclbin file(path);
+    const auto kernels = file.get_kernels();
+    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.get_name() == built->name; });
+    if (it == kernels.end()) {
+      std::string names;
+      for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k.get_name();
+      return invalidArgument(fmt::format("xclbin {} has no kernel {} (it has: {}): not an nnfab bitstream", path,
+                                         built->name, names.empty() ? "none" : names));
+    }
+    const xrt::xclbin::kernel& kernel = *it;
+    check.kernelName = kernel.get_name();
+    const auto cus = kernel.get_cus();
+    if (cus.size() != 1) {
+      return invalidArgument(fmt::format("xclbin {}: kernel {} has {} compute units; nnfab drives exactly one",
+                                         path, check.kernelName, cus.size()));
+    }
+    // user_managed (AP_CTRL_NONE to XRT): with ap_ctrl_hs/chain XRT's own
+    // scheduler would poll AP_CTRL and take the clear-on-read AP_DONE.
+    if (cus.front().get_control_type() != xrt::xclbin::ip::control_type::none) {
+      return invalidArgument(fmt::format(
+          "xclbin {}: the compute unit is not user_managed (XRT's scheduler would drive it and race the host "
+          "for AP_DONE): package the kernel with hwControlProtocol user_managed (docs/xrt.md)", path));
+    }
+    // "kernel:{instance}": the form xrt::ip matches exactly one IP by.
+    const std::string cu = cus.front().get_name();
+    check.cuName = check.kernelName + ":{" + cu.substr(cu.find(':') + 1) + "}";
+
+    const auto args = kernel.get_args();
+    if (args.size() != built->args.size()) {
+      return invalidArgument(fmt::format("xclbin {}: kernel {} has {} arguments, this build's register map {}", path,
+                                         check.kernelName, args.size(), built->args.size()));
+    }
+    std::vector<int32_t> progBanks, dataBanks;
+    for (const auto& want : built->args) {
+      auto a = std::find_if(args.begin(), args.end(), [&](const auto& x) { return x.get_name() == want.name; });
+      if (a == args.end()) {
+        return invalidArgument(fmt::format("xclbin {}: kernel {} has no argument {}: built from another register map",
+                                           path, check.kernelName, want.name));
+      }
+      if (a->get_offset() != want.offset || a->get_size() != want.size || lower(a->get_port()) != lower(want.port)) {
+        return invalidArgument(fmt::format(
+            "xclbin {}: argument {} is at offset 0x{:x}, {} bytes, port {}; this build's register map has 0x{:x}, "
+            "{} bytes, port {}",
+            path, want.name, a->get_offset(), a->get_size(), a->get_port(), want.offset, want.size, want.port));
+      }
+      if (want.addressQualifier == 1) {
+        auto& banks = lower(want.port) == "m_axi_prog" ? progBanks : dataBanks;
+        const auto mems = memsOf(*a);
+        if (banks.empty()) banks = mems;
+        std::vector<int32_t> both;
+        std::set_intersection(banks.begin(), banks.end(), mems.begin(), mems.end(), std::back_inserter(both));
+        banks = both;
+      }
+    }
+    std::set_intersection(progBanks.begin(), progBanks.end(), dataBanks.begin(), dataBanks.end(),
+                          std::back_inserter(check.banks));
+    if (check.banks.empty()) {
+      return invalidArgument(fmt::format(
+          "xclbin {}: the prog and data ports are connected to no common memory bank (nnfab's program, data and "
+          "context share one allocator)", path));
+    }
+    for (const auto& m : file.get_mems()) {
+      if (m.get_index() == check.banks.front()) {
+        check.bankBytes = m.get_size_kb() * 1024;
+        check.bankTag = m.get_tag();
+      }
+    }
+  } catch (const std::exception& e) {
+    return invalidArgument(fmt::format("xclbin {}: {}", path, e.what()));
+  }
+  return check;
+}
+
+struct XrtBackend::Impl {
+  XrtBackendOptions options;
+  XclbinCheck check;
+  xrt::device device;
+  xrt::uuid uuid;
+  xrt::ip ip;
+  std::mutex mutex;  // allocations
+  std::map<fabric::DeviceAddress, xrt::bo> buffers;  // device address -> its buffer
+  uint64_t allocated = 0;
+  std::atomic<bool> failed{false};
+
+  // Drops every XRT object (buffers, the compute unit, the device).
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex);
+    failed = true;
+    buffers.clear();
+    ip = xrt::ip();
+    device = xrt::device();
+  }
+
+  // The buffer holding [address, address + bytes) and the offset in it.
+  xrt::bo* find(fabric::DeviceAddress address, uint64_t bytes, uint64_t* offset) {
+    auto it = buffers.upper_bound(address);
+    if (it == buffers.begin()) return nullptr;
+    --it;
+    const uint64_t off = address - it->first;
+    if (off > it->second.size() || bytes > it->second.size() - off) return nullptr;
+    *offset = off;
+    return &it->second;
+  }
+};
+
+namespace {
+
+// XRT closes its device (for hw_emu: the device process) in an exit
+// handler registered when the device is first opened. A backend owned by a
+// static (the runtime's devices are) would be destroyed after that and
+// touch a closed device: so the backends still alive at exit drop their XRT
+// objects in an exit handler of ours, registered after XRT's and therefore
+// run before it.
+struct LiveBackends {
+  std::mutex mutex;
+  std::vector<XrtBackend::Impl*> live;
+  bool hooked = false;
+};
+
+LiveBackends& liveBackends() {
+  static LiveBackends* l = new LiveBackends;  // never destroyed: used by the exit handler
+  return *l;
+}
+
+}  // namespace
+
+void XrtBackend::releaseAllAtExit() {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  for (Impl* impl : l.live) impl->close();
+  l.live.clear();
+}
+
+XrtBackend::XrtBackend(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.live.push_back(impl_.get());
+  if (!l.hooked) {
+    l.hooked = true;
+    std::atexit(&XrtBackend::releaseAllAtExit);
+  }
+}
+
+XrtBackend::~XrtBackend() {
+  LiveBackends& l = liveBackends();
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.live.erase(std::remove(l.live.begin(), l.live.end(), impl_.get()), l.live.end());
+}
+
+Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& options) {
+  if (options.xclbinPath.empty()) {
+    return invalidArgument("the xrt device needs an xclbin: --xclbin FILE or NNFAB_XCLBIN (docs/deploy.md)");
+  }
+  auto check = checkXclbin(options.xclbinPath);
+  if (!check) return check.status();
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->check = *check;
+  try {
+    // (enumerate_devices() counts cards only: it is 0 under hw_emu.)
+    impl->device = xrt::device(options.deviceIndex);
+  } catch (const std::exception& e) {
+    return fromXrt(e, fmt::format("no card xrt:{}", options.deviceIndex));
+  }
+  try {
+    // The hw_emu shim prints its progress on stdout (printf), where nnfab's
+    // result goes: send it to stderr while the xclbin loads. Flushed first:
+    // the shim forks, and unflushed output would be written twice.
+    StdoutToStderr quiet;
+    impl->uuid = impl->device.load_xclbin(options.xclbinPath);
+    impl->ip = xrt::ip(impl->device, impl->uuid, impl->check.cuName);
+  } catch (const std::exception& e) {
+    return fromXrt(e, fmt::format("loading {}", options.xclbinPath));
+  }
+  uint32_t id = 0, version = 0;
+  try {
+    id = impl->ip.read_register(isa::kRegID);
+    version = impl->ip.read_register(isa::kRegISA_VERSION);
+  } catch (const std::exception& e) {
+    return fromXrt(e, "reading the core's ID and ISA_VERSION registers");
+  }
+  if (id != isa::kCORE_ID || version != isa::kIsaVersion) {
+    return invalidArgument(fmt::format(
+        "xrt: the core in {} reports ID 0x{:08x}, ISA_VERSION {}; this build drives ID 0x{:08x}, ISA_VERSION {}: "
+        "rebuild the xclbin or nnfab from the same isa/isa.json",
+        options.xclbinPath, id, version, isa::kCORE_ID, isa::kIsaVersion));
+  }
+  return std::unique_ptr<XrtBackend>(new XrtBackend(std::move(impl)));
+}
+
+uint64_t XrtBackend::memoryBytes() const { return impl_->check.bankBytes; }
+
+double XrtBackend::clockMhz() const { return isa::kNOMINAL_CLOCK_MHZ; }
+
+Result<fabric::DeviceAddress> XrtBackend::allocate(uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (bytes > memoryBytes()) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                  fmt::format("{} bytes do not fit the {} bytes of {}", bytes, memoryBytes(), impl_->check.bankTag));
+  }
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
+  try {
+    xrt::bo bo(impl_->device, bytes, xrt::bo::flags::normal, static_cast<xrt::memory_group>(impl_->check.banks.front()));
+    const fabric::DeviceAddress address = bo.address();
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->buffers.emplace(address, std::move(bo));
+    return address;
+  } catch (const std::exception& e) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT, fmt::format("xrt: allocating {} bytes: {}", bytes, e.what()));
+  }
+}
+
+void XrtBackend::release(fabric::DeviceAddress address) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->buffers.erase(address);
+}
+
+Status XrtBackend::copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) {
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  uint64_t offset = 0;
+  xrt::bo* bo = impl_->find(dst, bytes, &offset);
+  if (!bo) return invalidArgument(fmt::format("xrt: [0x{:x}, +{}) is not inside one allocation", dst, bytes));
+  if (bytes == 0) return Status::ok();
+  try {
+    bo->write(src, bytes, offset);
+    bo->sync(XCL_BO_SYNC_BO_TO_DEVICE, bytes, offset);
+  } catch (const std::exception& e) {
+    return fromXrt(e, "copying to the card");
+  }
+  return Status::ok();
+}
+
+Status XrtBackend::copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) {
+  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  uint64_t offset = 0;
+  xrt::bo* bo = impl_->find(src, bytes, &offset);
+  if (!bo) return invalidArgument(fmt::format("xrt: [0x{:x}, +{}) is not inside one allocation", src, bytes));
+  if (bytes == 0) return Status::ok();
+  try {
+    bo->sync(XCL_BO_SYNC_BO_FROM_DEVICE, bytes, offset);
+    bo->read(dst, bytes, offset);
+  } catch (const std::exception& e) {
+    return fromXrt(e, "copying from the card");
+  }
+  return Status::ok();
+}
+
+void XrtBackend::writeRegister(uint32_t offset, uint32_t value) {
+  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes || impl_->failed) return;
+  try {
+    impl_->ip.write_register(offset, value);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xrt: register write at 0x%x failed: %s\n", offset, e.what());
+    impl_->failed = true;
+  }
+}
+
+uint32_t XrtBackend::readRegister(uint32_t offset) {
+  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes || impl_->failed) return 0;
+  try {
+    return impl_->ip.read_register(offset);
+  } catch (const std::exception& e) {
+    // A card gone mid-run: the driver sees a core that never finishes and
+    // its watchdog fails the step.
+    std::fprintf(stderr, "xrt: register read at 0x%x failed: %s\n", offset, e.what());
+    impl_->failed = true;
+    return 0;
+  }
+}
+
+fabric::WaitOutcome XrtBackend::waitDone(std::chrono::nanoseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
+  for (;;) {
+    // AP_DONE is clear-on-read: once seen here CoreDriver does not need it again.
+    if ((readRegister(isa::kRegAP_CTRL) & isa::kAP_DONE) != 0) return fabric::WaitOutcome::DONE;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return fabric::WaitOutcome::TIMED_OUT;
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(impl_->options.pollInterval, deadline - now));
+  }
+}
+
+void XrtBackend::reset() {
+  // No ap_rst_n through XRT for one CU: if the core is still running after
+  // the driver's PREEMPT, it stays so; say it once and fail what follows.
+  if ((readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE) == 0 && !impl_->failed.exchange(true)) {
+    std::fprintf(stderr, "xrt: the nnfab core does not stop; reset the card (xbutil reset) before using it again\n");
+  }
+}
+
+std::string XrtBackend::description() const {
+  std::string name = "card";
+  try {
+    name = impl_->device.get_info<xrt::info::device::name>();
+  } catch (const std::exception&) {
+    // hw_emu and noop do not answer this query.
+  }
+  return fmt::format("{}, xclbin {}", name, impl_->uuid.to_string());
+}
+
+std::vector<XrtCard> listXrtCards() {
+  std::vector<XrtCard> cards;
+  try {
+    const unsigned n = xrt::system::enumerate_devices();
+    for (unsigned i = 0; i < n; ++i) {
+      XrtCard card;
+      card.index = i;
+      try {
+        xrt::device d(i);
+        card.name = d.get_info<xrt::info::device::name>();
+        card.xclbinUuid = d.get_xclbin_uuid().to_string();
+      } catch (const std::exception& e) {
+        card.name = std::string("(") + e.what() + ")";
+      }
+      cards.push_back(card);
+    }
+  } catch (const std::exception&) {
+    // No XRT driver or no root: no cards.
+  }
+  return cards;
+}
+
+}  // namespace nnfab::backends

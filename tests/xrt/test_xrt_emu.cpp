@@ -1,0 +1,270 @@
+// End to end through XRT's own hw_emu flow: the unmodified xrt backend
+// (xrt::device, xrt::bo, xrt::ip) on XRT 2.13's hw_emu shim, whose device
+// process is nnfab's Verilated core (sim/xrt_emu). Ctest label xrt-emu.
+//   XrtEmuFabric.*  CoreDriver on the XrtBackend against the sim backend:
+//                   results AND CYCLES equal (same RTL, same memory model);
+//                   a loop watchdog timeout; a preemption with resume.
+//   XrtEmuModels.*  models through the xrt-emu device against cpu: outputs
+//                   bit-equal (WHILE, IF, tensors), the loop timeout status.
+//   XrtEmuHang.*    a hung card: host watchdog, clear status, card reported failed.
+//   XrtEmuCli.*     `nnfab run --device xrt-emu` prints what --device cpu does.
+// Each group is one ctest test (one process, one ~10 s load): XRT picks its
+// shim once per process and sleeps in every load and close.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "backends/sim_backend.h"
+#include "backends/xrt_backend.h"
+#include "fabric/fabric_test_util.h"
+#include "model/json_io.h"
+#include "runtime/device.h"
+#include "runtime/run_model.h"
+#include "runtime/xrt_device.h"
+#include "sim/random_program.h"
+#include "support/cli_fixture.h"
+#include "support/loop_models.h"
+#include "support/model_builder.h"
+#include "support/random_model.h"
+#include "support/tolerance.h"
+
+namespace nnfab {
+namespace {
+
+using namespace fabric;
+using namespace fabric::test;
+
+// The emulated card, opened once per process.
+backends::XrtBackend& emu() {
+  static std::unique_ptr<backends::XrtBackend> backend = [] {
+    auto b = openXrtEmuBackend();
+    if (!b.isOk()) {
+      ADD_FAILURE() << "xrt-emu: " << b.status().message();
+      std::abort();
+    }
+    return std::move(b).value();
+  }();
+  return *backend;
+}
+
+backends::SimBackendOptions simOptions() {
+  backends::SimBackendOptions o;
+  o.memoryBytes = uint64_t{64} << 20;
+  return o;
+}
+
+void expectSameRun(const Outcome& sim, const Outcome& xrt, const std::string& what) {
+  EXPECT_EQ(xrt.report.coreStatus, sim.report.coreStatus) << what << ": " << xrt.report.status.message();
+  EXPECT_EQ(xrt.report.haltPc, sim.report.haltPc) << what;
+  EXPECT_EQ(xrt.report.faultInfo, sim.report.faultInfo) << what;
+  EXPECT_EQ(xrt.report.cycles, sim.report.cycles) << what << ": CYCLES";
+  EXPECT_EQ(xrt.report.instret, sim.report.instret) << what;
+  EXPECT_EQ(xrt.report.iterations, sim.report.iterations) << what;
+  EXPECT_TRUE(xrt.data == sim.data) << what << ": data regions differ";
+}
+
+TEST(XrtEmuFabric, TheCardIsTheNnfabCore) {
+  EXPECT_EQ(emu().readRegister(isa::kRegID), isa::kCORE_ID);
+  EXPECT_EQ(emu().readRegister(isa::kRegISA_VERSION), isa::kIsaVersion);
+  EXPECT_EQ(emu().name(), "xrt");
+}
+
+TEST(XrtEmuFabric, AWhileLoopGivesTheSimResultAndCycles) {
+  const Asm a = counterLoop(3000, /*watchdog=*/true);
+  backends::SimBackend sim(simOptions());
+  const Outcome s = runOn(sim, a.code, {}, 64);
+  const Outcome x = runOn(emu(), a.code, {}, 64);
+  ASSERT_TRUE(x.report.completed()) << x.report.status.message();
+  EXPECT_EQ(word(x.data, 0), 3000);
+  expectSameRun(s, x, "counter loop");
+}
+
+TEST(XrtEmuFabric, RandomProgramsWithBranchesLoopsAndTensorsGiveTheSimResultAndCycles) {
+  std::mt19937 rng(20261125);
+  RandomProgramOptions options;
+  options.faults = false;
+  for (int i = 0; i < 6; ++i) {
+    const RandomProgram p = randomProgram(rng, options);
+    backends::SimBackend sim(simOptions());
+    const Outcome s = runOn(sim, p.a.code, p.image, p.dataBytes);
+    const Outcome x = runOn(emu(), p.a.code, p.image, p.dataBytes);
+    expectSameRun(s, x, "random program " + std::to_string(i));
+  }
+}
+
+TEST(XrtEmuFabric, TheLoopWatchdogStopsAnInfiniteLoop) {
+  const Asm a = infiniteLoop(/*watchdog=*/true);
+  RunLimits limits;
+  limits.loopTimeout = std::chrono::milliseconds(50);
+  backends::SimBackend sim(simOptions());
+  const Outcome s = runOn(sim, a.code, {}, 64, limits);
+  const Outcome x = runOn(emu(), a.code, {}, 64, limits);
+  EXPECT_FALSE(x.report.completed());
+  EXPECT_EQ(x.report.status.code(), s.report.status.code()) << x.report.status.message();
+  EXPECT_EQ(x.report.coreStatus, s.report.coreStatus);
+  // The core is usable again afterwards.
+  const Outcome after = runOn(emu(), counterLoop(10).code, {}, 64);
+  EXPECT_TRUE(after.report.completed()) << after.report.status.message();
+  EXPECT_EQ(word(after.data, 0), 10);
+}
+
+TEST(XrtEmuFabric, APreemptedAndResumedLoopEqualsAnUninterruptedSimRun) {
+  const Asm a = counterLoop(20000, /*watchdog=*/true);
+  backends::SimBackend sim(simOptions());
+  const Outcome whole = runOn(sim, a.code, {}, 64);
+  ASSERT_TRUE(whole.report.completed());
+
+  Result<DeviceProgram> p = DeviceProgram::load(emu(), a.code, {}, 64);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  CoreDriver driver(emu());
+  RunLimits preempt;
+  preempt.preemptRequested = [] { return true; };  // at the driver's first poll
+  Result<RunReport> r = driver.run(p->loaded(), preempt);
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  int stops = 0;
+  while (r->resumable()) {
+    ++stops;
+    EXPECT_EQ(r->coreStatus, isa::kStatusPREEMPTED);
+    r = driver.run(p->resumed(), stops < 3 ? preempt : RunLimits{});
+    ASSERT_TRUE(r.isOk()) << r.status().message();
+  }
+  EXPECT_GE(stops, 1);
+  EXPECT_TRUE(r->completed()) << r->status.message();
+  EXPECT_EQ(r->cycles, whole.report.cycles);
+  EXPECT_EQ(r->instret, whole.report.instret);
+  std::vector<uint8_t> data(64);
+  ASSERT_TRUE(p->readData(0, data.data(), data.size()).isOk());
+  EXPECT_TRUE(data == whole.data);
+}
+
+// A card whose memory stops answering (NNFAB_HWEMU_FAULT=hang, inherited
+// by the device process the shim starts): the host watchdog ends the run
+// with a clear status, the backend reports the core as needing a card
+// reset, and the process goes on.
+TEST(XrtEmuHang, TheHostWatchdogEndsTheRunAndTheCardIsReportedFailed) {
+  ASSERT_EQ(::setenv("NNFAB_HWEMU_FAULT", "hang", 1), 0);
+  const Asm a = counterLoop(1000);
+  Result<DeviceProgram> p = DeviceProgram::load(emu(), a.code, {}, 64);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  CoreDriver driver(emu());
+  RunLimits limits;
+  limits.hangTimeout = std::chrono::milliseconds(300);
+  limits.preemptGrace = std::chrono::milliseconds(100);
+  const auto start = std::chrono::steady_clock::now();
+  Result<RunReport> r = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  EXPECT_FALSE(r->completed());
+  EXPECT_NE(r->status.message().find("no progress"), std::string::npos) << r->status.message();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  const auto more = emu().allocate(4096);
+  EXPECT_EQ(more.status().code(), ErrorStatus::DEVICE_UNAVAILABLE);
+  EXPECT_NE(more.status().message().find("xbutil reset"), std::string::npos);
+}
+
+// ---- models through the xrt-emu device --------------------------------
+
+// The xrt-emu device, opened (else a fabric device without a backend would
+// run every step on the CPU and these comparisons would prove nothing).
+const Device& xrtEmu() {
+  static const Device* device = [] {
+    const Status opened = openXrtEmu();
+    if (!opened.isOk()) {
+      ADD_FAILURE() << "xrt-emu: " << opened.message();
+      std::abort();
+    }
+    return findDevice("xrt-emu");
+  }();
+  return *device;
+}
+
+ExecutionResult runOnDevice(const Device& device, const Model& model, const std::vector<TensorValue>& inputs,
+                            uint64_t loopTimeoutMs = 2000) {
+  RunOptions o;
+  o.device = &device;
+  o.loopTimeoutMs = loopTimeoutMs;
+  return runModel(model, inputs, o);
+}
+
+void expectSameAsCpu(const Model& model, const std::vector<TensorValue>& inputs, const std::string& what) {
+  const ExecutionResult cpu = runOnDevice(*findDevice("cpu"), model, inputs);
+  const ExecutionResult emuResult = runOnDevice(xrtEmu(), model, inputs);
+  ASSERT_EQ(emuResult.status.code(), cpu.status.code()) << what << ": " << emuResult.status.message();
+  ASSERT_EQ(emuResult.outputs.size(), cpu.outputs.size()) << what;
+  for (size_t i = 0; i < cpu.outputs.size(); ++i) {
+    EXPECT_EQ(testing::compareOutput(cpu.outputs[i], emuResult.outputs[i], /*relaxed=*/false), "")
+        << what << ", output " << i;
+  }
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(XrtEmuModels, TheWhileExampleEqualsCpu) {
+  const std::string root = std::getenv("NNFAB_SOURCE_DIR");
+  auto model = parseModel(slurp(root + "/examples/while_sum.json"));
+  ASSERT_TRUE(model.isOk()) << model.status().message();
+  auto inputs = parseInputs(slurp(root + "/examples/while_sum.inputs.json"), *model);
+  ASSERT_TRUE(inputs.isOk());
+  expectSameAsCpu(*model, *inputs, "examples/while_sum");
+  std::vector<std::string> why;
+  const auto supported = xrtEmu().getSupportedOperations(*model, &why);
+  EXPECT_TRUE(std::find(supported.begin(), supported.end(), true) != supported.end())
+      << "the example should run on the fabric, not only on the CPU";
+}
+
+TEST(XrtEmuModels, IfAndNestedLoopsEqualCpu) {
+  expectSameAsCpu(testing::deepIfChain(4), {testing::int32s({1}, {41})}, "deep IF chain");
+  expectSameAsCpu(testing::nestedLoops(), {testing::int32s({1}, {12})}, "nested loops");
+  expectSameAsCpu(testing::counterLoop(true), {testing::int32s({1}, {50})}, "accumulating loop");
+}
+
+TEST(XrtEmuModels, RandomTensorModelsEqualCpu) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const Model model = testing::randomModel(seed);
+    testing::RandomSource rng(seed);
+    expectSameAsCpu(model, testing::randomInputs(model, rng), "random model " + std::to_string(seed));
+  }
+}
+
+TEST(XrtEmuModels, AnInfiniteLoopEndsAtTheLoopTimeoutLikeOnCpu) {
+  const std::vector<TensorValue> in = {testing::int32s({1}, {1})};
+  const ExecutionResult cpu = runOnDevice(*findDevice("cpu"), testing::infiniteLoop(), in, 100);
+  const ExecutionResult e = runOnDevice(xrtEmu(), testing::infiniteLoop(), in, 100);
+  EXPECT_EQ(cpu.status.code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT);
+  EXPECT_EQ(e.status.code(), cpu.status.code()) << e.status.message();
+}
+
+// ---- the command line -------------------------------------------------
+
+namespace clitest {
+
+using Json = nlohmann::json;
+using XrtEmuCli = nnfab::test::CliFixture;
+
+// The acceptance command: the same result JSON as --device cpu
+// (timing aside), and nothing but that JSON on stdout.
+TEST_F(XrtEmuCli, TheWhileExamplePrintsTheCpuResult) {
+  const std::string run = "run examples/while_sum.json --inputs examples/while_sum.inputs.json --device ";
+  const auto cpu = nnfab(run + "cpu");
+  const auto emu = nnfab(run + "xrt-emu");
+  ASSERT_EQ(emu.exitCode, 0) << emu.err;
+  ASSERT_TRUE(Json::accept(emu.out)) << "stdout is not just JSON:\n" << emu.out;
+  Json a = Json::parse(cpu.out), b = Json::parse(emu.out);
+  a.erase("timing");
+  b.erase("timing");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b["outputs"][1]["data"], Json::parse("[4950]"));
+}
+
+}  // namespace clitest
+
+}  // namespace
+}  // namespace nnfab
