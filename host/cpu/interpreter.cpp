@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cpu/control_flow.h"
+
 namespace nnfab::cpu {
 namespace {
 
@@ -283,18 +285,21 @@ bool Interpreter::prepareKernelFor(Frame& frame, const ProgramOp& op, OpState& s
 }
 
 bool Interpreter::startIf(Frame& frame, const ProgramOp& op, OpState& state) {
-  const Slot& condition = frame.slots[op.inputs[0]];
-  if (!condition.hasValue || condition.bytes < 1) {
+  const Slot& slot = frame.slots[op.inputs[control_flow::kIfCondition]];
+  const std::optional<bool> condition =
+      control_flow::condition(slot.hasValue ? slot.data : nullptr, slot.bytes);
+  if (!condition) {
     return fail(frame, generalFailure(fmt::format("the condition (operand {}) has no value",
-                                                  op.inputs[0])));
+                                                  op.inputs[control_flow::kIfCondition])));
   }
-  const int taken = condition.data[0] != 0 ? 0 : 1;
+  const uint32_t taken = control_flow::takenBranch(*condition);
   if (state.branch[taken] == nullptr) state.branch[taken] = newFrame(op.branch[taken]);
   state.takenBranch = static_cast<uint8_t>(taken);
   Frame& branch = *state.branch[taken];
   const Subgraph& branchGraph = *branch.program->subgraph;
   for (size_t i = 0; i < branchGraph.inputIndexes.size(); ++i) {
-    bindAlias(branch.slots[branchGraph.inputIndexes[i]], frame.slots[op.inputs[3 + i]]);
+    bindAlias(branch.slots[branchGraph.inputIndexes[i]],
+              frame.slots[op.inputs[control_flow::kIfFirstBranchInput + i]]);
   }
   push(&branch);
   return true;
@@ -359,11 +364,13 @@ bool Interpreter::startWhile(Frame& frame, const ProgramOp& op, OpState& state) 
   const Subgraph& condGraph = *loop.cond->program->subgraph;
   const Subgraph& bodyGraph = *loop.body->program->subgraph;
   for (size_t j = 0; j < condGraph.inputIndexes.size(); ++j) {
-    bindAlias(loop.cond->slots[condGraph.inputIndexes[j]], frame.slots[op.inputs[2 + j]]);
+    bindAlias(loop.cond->slots[condGraph.inputIndexes[j]],
+              frame.slots[op.inputs[control_flow::kWhileFirstLoopInput + j]]);
   }
   // Input-only values never change during the loop: bind them once.
   for (size_t j = op.whileCarried; j < bodyGraph.inputIndexes.size(); ++j) {
-    bindAlias(loop.body->slots[bodyGraph.inputIndexes[j]], frame.slots[op.inputs[2 + j]]);
+    bindAlias(loop.body->slots[bodyGraph.inputIndexes[j]],
+              frame.slots[op.inputs[control_flow::kWhileFirstLoopInput + j]]);
   }
   push(loop.cond);
   return true;
@@ -391,10 +398,10 @@ bool Interpreter::resumeWhile(Frame& frame, const ProgramOp& op, OpState& state)
   }
 
   const Slot& decision = cond.slots[condGraph.outputIndexes[0]];
-  if (!decision.hasValue || decision.bytes < 1) {
-    return fail(frame, generalFailure("the WHILE condition produced no value"));
-  }
-  if (decision.data[0] == 0) {
+  const std::optional<bool> condition =
+      control_flow::condition(decision.hasValue ? decision.data : nullptr, decision.bytes);
+  if (!condition) return fail(frame, control_flow::noCondition());
+  if (!*condition) {
     for (uint32_t i = 0; i < op.whileOutputs; ++i) {
       Slot& last = cond.slots[condGraph.inputIndexes[i]];
       if (loop.iteration == 0) {
@@ -426,19 +433,10 @@ bool Interpreter::resumeWhile(Frame& frame, const ProgramOp& op, OpState& state)
     return true;
   }
 
-  // NNAPI checks after each true condition whether the time since the loop
-  // began exceeds the timeout; a zero timeout is exceeded at the first one
-  // (the cached clock reading may not have moved yet).
-  if (options_.loopTimeout <= std::chrono::nanoseconds::zero() ||
-      (now_ > loop.start && now_ - loop.start > options_.loopTimeout)) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now_ - loop.start);
-    return fail(frame, Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
-                              fmt::format("the WHILE loop timed out after {} ms and {} iterations "
-                                          "(loop timeout {} ms)",
-                                          ms.count(), loop.iteration,
-                                          std::chrono::duration_cast<std::chrono::milliseconds>(
-                                              options_.loopTimeout)
-                                              .count())));
+  // now_ is the last clock reading (at most kClockBudget units old).
+  const auto elapsed = now_ > loop.start ? now_ - loop.start : std::chrono::nanoseconds::zero();
+  if (control_flow::loopTimedOut(elapsed, options_.loopTimeout)) {
+    return fail(frame, control_flow::loopTimeout(elapsed, loop.iteration, options_.loopTimeout));
   }
   for (uint32_t j = 0; j < op.whileCarried; ++j) {
     bindAlias(body.slots[bodyGraph.inputIndexes[j]], cond.slots[condGraph.inputIndexes[j]]);

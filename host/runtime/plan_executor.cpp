@@ -6,11 +6,15 @@
 #include <chrono>
 #include <new>
 
+#include "cpu/control_flow.h"
 #include "runtime/cycle_bound.h"
 #include "runtime/partition.h"
 #include "runtime/step_model.h"
 
 namespace nnfab::runtime {
+
+namespace control_flow = cpu::control_flow;
+
 namespace {
 
 // A step starts after the execution did: a deadline it finds passed was
@@ -54,26 +58,11 @@ struct PlanExecutor::PreparedStep {
 
 struct PlanExecutor::Run {
   const ExecutionOptions& options;
-  uint32_t depth = 0;  // host-interpreted IF/WHILE levels entered
   // Time FABRIC steps spent waiting for a shared core (queued or parked):
   // a loop timeout counts only the loop's own time (docs/qos.md).
   std::chrono::nanoseconds waited{0};
 };
 
-namespace {
-// One more level of host interpretation while in scope.
-template <typename RunT>
-class Nested {
- public:
-  explicit Nested(RunT& run) : run_(run) { ++run_.depth; }
-  ~Nested() { --run_.depth; }
-  Nested(const Nested&) = delete;
-  Nested& operator=(const Nested&) = delete;
-
- private:
-  RunT& run_;
-};
-}  // namespace
 
 PlanExecutor::PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan plan,
                            FabricEngine& engine)
@@ -185,7 +174,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
           makeValue(input.dimensions.empty() ? declared.dimensions : input.dimensions, input.data);
     }
     Run run{options};
-    if (Status status = runSubgraph(0, frame, run); !status.isOk()) {
+    if (Status status = runPlan(frame, run); !status.isOk()) {
       result.status = std::move(status);
       return result;
     }
@@ -212,23 +201,59 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
   return result;
 }
 
-Status PlanExecutor::runSubgraph(uint32_t subgraph, Frame& frame, Run& run) const {
-  for (const auto& prepared : steps_[subgraph]) {
-    if (run.options.deadline && Clock::now() >= *run.options.deadline) {
-      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
-                    "the execution deadline passed during the execution")
-          .withContext(prepared->where());
+// One subgraph instance being run: its values and the next step. An
+// activation paused at an interpreted IF/WHILE holds that operation's state
+// while the branch, cond or body runs above it on the stack.
+struct PlanExecutor::Activation {
+  uint32_t subgraph = 0;
+  Frame frame;
+  size_t next = 0;  // index into steps_[subgraph]
+  // The WHILE in progress at steps_[subgraph][next]: its values (input-output,
+  // state-only, input-only), when it started, and whether the body runs now.
+  struct Loop {
+    std::vector<Value> values;
+    Clock::time_point start;
+    std::chrono::nanoseconds waitedBefore{0};
+    uint64_t iterations = 0;
+    bool inBody = false;
+  };
+  std::optional<Loop> loop;
+};
+
+// The one controller of a plan: a loop over an explicit stack of activations,
+// never recursion, so nesting costs heap, not stack. CPU and FABRIC steps run
+// in place; an interpreted IF pushes the taken branch; a WHILE alternates its
+// cond and body; a finished activation hands its outputs to the operation that
+// pushed it. The IF/WHILE rules are control_flow's, as in the CPU interpreter.
+Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
+  std::vector<Activation> stack;
+  stack.push_back(Activation{0, std::move(mainFrame), 0, std::nullopt});
+  for (;;) {
+    Activation& top = stack.back();
+    const auto& steps = steps_[top.subgraph];
+    if (top.next == steps.size()) {
+      if (stack.size() == 1) break;
+      Activation finished = std::move(stack.back());
+      stack.pop_back();
+      if (Status s = returnTo(stack, finished, run); !s.isOk()) return s;
+      continue;
     }
-    if (isCancelled(run.options)) return cancelledStatus(prepared->where());
+    const PreparedStep& prepared = *steps[top.next];
+    if (run.options.deadline && Clock::now() >= *run.options.deadline) {
+      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed during the execution")
+          .withContext(prepared.where());
+    }
+    if (isCancelled(run.options)) return cancelledStatus(prepared.where());
     Status status;
-    switch (prepared->step->kind) {
-      case StepKind::CPU: status = runCpu(*prepared, frame, run); break;
-      case StepKind::FABRIC: status = runFabric(*prepared, frame, run); break;
-      case StepKind::IF: status = runIf(*prepared, frame, run); break;
-      case StepKind::WHILE: status = runWhile(*prepared, frame, run); break;
+    switch (prepared.step->kind) {
+      case StepKind::CPU: status = runCpu(prepared, top.frame, run); break;
+      case StepKind::FABRIC: status = runFabric(prepared, top.frame, run); break;
+      case StepKind::IF: status = enterIf(prepared, stack, run); break;
+      case StepKind::WHILE: status = enterWhile(prepared, stack, run); break;
     }
     if (!status.isOk()) return status;
   }
+  mainFrame = std::move(stack.front().frame);
   return Status::ok();
 }
 
@@ -302,99 +327,119 @@ bool PlanExecutor::inputsPresent(const PreparedStep& prepared, const Frame& fram
   return true;
 }
 
-Status PlanExecutor::runIf(const PreparedStep& prepared, Frame& frame, Run& run) const {
-  // Missing values and nesting past the cap: the CPU runs the IF whole, so
-  // that where and how it fails is exactly the cpu device's.
-  if (run.depth >= kMaxInterpretedDepth || !inputsPresent(prepared, frame)) {
-    return runCpu(prepared, frame, run);
+Status PlanExecutor::enterIf(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const {
+  Activation& at = stack.back();
+  // Missing values: the CPU runs the IF whole, so that where and how it fails
+  // is exactly the cpu device's.
+  if (!inputsPresent(prepared, at.frame)) {
+    ++at.next;
+    return runCpu(prepared, at.frame, run);
   }
   const Step& step = *prepared.step;
-  const Subgraph& sg = model().subgraph(step.subgraph);
-  const Operation& op = sg.operations[step.operations[0]];
-  const Value& condition = frame[op.inputs[0]];
-  if (condition.bytes->empty()) return runCpu(prepared, frame, run);
-  const uint32_t taken = (*condition.bytes)[0] != 0 ? step.children[0] : step.children[1];
+  const Operation& op = model().subgraph(step.subgraph).operations[step.operations[0]];
+  const Value& slot = at.frame[op.inputs[control_flow::kIfCondition]];
+  const std::optional<bool> condition = control_flow::condition(slot.bytes->data(), slot.bytes->size());
+  if (!condition) {
+    ++at.next;
+    return runCpu(prepared, at.frame, run);
+  }
+  const uint32_t taken = step.children[control_flow::takenBranch(*condition)];
   const Subgraph& branch = model().subgraph(taken);
-
   Frame inner = makeFrame(taken);
   for (size_t i = 0; i < branch.inputIndexes.size(); ++i) {
-    inner[branch.inputIndexes[i]] = frame[op.inputs[3 + i]];
+    inner[branch.inputIndexes[i]] = at.frame[op.inputs[control_flow::kIfFirstBranchInput + i]];
   }
-  {
-    Nested<Run> nested(run);
-    if (Status status = runSubgraph(taken, inner, run); !status.isOk()) return status;
-  }
-  for (size_t i = 0; i < op.outputs.size(); ++i) {
-    Value& produced = inner[branch.outputIndexes[i]];
-    if (!produced.present) {
-      return generalFailure(fmt::format("the branch did not produce output {}", i))
-          .withContext(prepared.where());
-    }
-    frame[op.outputs[i]] = std::move(produced);
-  }
+  stack.push_back(Activation{taken, std::move(inner), 0, std::nullopt});  // `at` is stale from here
   return Status::ok();
 }
 
-Status PlanExecutor::runWhile(const PreparedStep& prepared, Frame& frame, Run& run) const {
-  if (run.depth >= kMaxInterpretedDepth || !inputsPresent(prepared, frame)) {
-    return runCpu(prepared, frame, run);
+Status PlanExecutor::enterWhile(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const {
+  Activation& at = stack.back();
+  if (!inputsPresent(prepared, at.frame)) {
+    ++at.next;
+    return runCpu(prepared, at.frame, run);
   }
   const Step& step = *prepared.step;
-  const Subgraph& sg = model().subgraph(step.subgraph);
-  const Operation& op = sg.operations[step.operations[0]];
-  const uint32_t condIndex = step.children[0];
-  const uint32_t bodyIndex = step.children[1];
-  const Subgraph& cond = model().subgraph(condIndex);
-  const Subgraph& body = model().subgraph(bodyIndex);
-  const size_t carried = body.outputIndexes.size();  // m + k
-
-  // The loop's values: input-output, state-only, input-only (§4.1).
-  std::vector<Value> values(op.inputs.size() - 2);
-  for (size_t j = 0; j < values.size(); ++j) values[j] = frame[op.inputs[2 + j]];
-
+  const Operation& op = model().subgraph(step.subgraph).operations[step.operations[0]];
+  Activation::Loop loop;
+  loop.values.resize(op.inputs.size() - control_flow::kWhileFirstLoopInput);
+  for (size_t j = 0; j < loop.values.size(); ++j) {
+    loop.values[j] = at.frame[op.inputs[control_flow::kWhileFirstLoopInput + j]];
+  }
   // NNAPI's loop timeout is per WHILE instance, from its start, checked each
   // time the condition is true; time its fabric steps waited for the shared
-  // core is other executions' time and does not count. Every iteration runs at least two steps,
-  // each microseconds long, so one clock read (~26 ns) per iteration is
-  // already amortised.
-  const Clock::time_point start = Clock::now();
-  const std::chrono::nanoseconds waitedBefore = run.waited;
-  const auto timeout = std::min(run.options.loopTimeout, kLoopTimeoutMaximum);
-  Frame condFrame = makeFrame(condIndex);
-  Frame bodyFrame = makeFrame(bodyIndex);
-  uint64_t iterations = 0;
-  Nested<Run> nested(run);
-  for (;;) {
-    for (size_t j = 0; j < cond.inputIndexes.size(); ++j) condFrame[cond.inputIndexes[j]] = values[j];
-    if (Status s = runSubgraph(condIndex, condFrame, run); !s.isOk()) return s;
-    const Value& decision = condFrame[cond.outputIndexes[0]];
-    if (!decision.present || decision.bytes->empty()) {
-      return generalFailure("the WHILE condition produced no value").withContext(prepared.where());
+  // core is other executions' time and does not count. Every iteration runs
+  // at least two steps, each microseconds long, so one clock read (~26 ns)
+  // per iteration is already amortised.
+  loop.start = Clock::now();
+  loop.waitedBefore = run.waited;
+  at.loop = std::move(loop);
+  pushLoopPart(stack, step.children[0]);
+  return Status::ok();
+}
+
+void PlanExecutor::pushLoopPart(std::vector<Activation>& stack, uint32_t subgraph) const {
+  const Activation::Loop& loop = *stack.back().loop;
+  const Subgraph& sg = model().subgraph(subgraph);
+  Frame frame = makeFrame(subgraph);
+  for (size_t j = 0; j < sg.inputIndexes.size(); ++j) frame[sg.inputIndexes[j]] = loop.values[j];
+  stack.push_back(Activation{subgraph, std::move(frame), 0, std::nullopt});
+}
+
+Status PlanExecutor::returnTo(std::vector<Activation>& stack, Activation& finished, Run& run) const {
+  Activation& parent = stack.back();
+  const PreparedStep& prepared = *steps_[parent.subgraph][parent.next];
+  const Step& step = *prepared.step;
+  const Operation& op = model().subgraph(step.subgraph).operations[step.operations[0]];
+  const Subgraph& done = model().subgraph(finished.subgraph);
+
+  if (step.kind == StepKind::IF) {
+    for (size_t i = 0; i < op.outputs.size(); ++i) {
+      Value& produced = finished.frame[done.outputIndexes[i]];
+      if (!produced.present) {
+        return generalFailure(fmt::format("the branch did not produce output {}", i)).withContext(prepared.where());
+      }
+      parent.frame[op.outputs[i]] = std::move(produced);
     }
-    if ((*decision.bytes)[0] == 0) break;
-    const auto elapsed = Clock::now() - start - (run.waited - waitedBefore);
-    if (elapsed > timeout) {
-      return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
-                    fmt::format("the WHILE loop timed out after {} ms and {} iterations (loop "
-                                "timeout {} ms)",
-                                std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(),
-                                iterations,
-                                std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()))
-          .withContext(prepared.where());
-    }
-    for (size_t j = 0; j < body.inputIndexes.size(); ++j) bodyFrame[body.inputIndexes[j]] = values[j];
-    if (Status s = runSubgraph(bodyIndex, bodyFrame, run); !s.isOk()) return s;
-    for (size_t j = 0; j < carried; ++j) {
-      Value& produced = bodyFrame[body.outputIndexes[j]];
+    ++parent.next;
+    return Status::ok();
+  }
+
+  Activation::Loop& loop = *parent.loop;
+  if (loop.inBody) {
+    // The body's outputs are the next iteration's input-output and
+    // state-only values; input-only values stay.
+    for (size_t j = 0; j < done.outputIndexes.size(); ++j) {
+      Value& produced = finished.frame[done.outputIndexes[j]];
       if (!produced.present) {
         return generalFailure(fmt::format("the WHILE body did not produce output {}", j))
             .withContext(prepared.where());
       }
-      values[j] = produced;
+      loop.values[j] = std::move(produced);
     }
-    ++iterations;
+    ++loop.iterations;
+    loop.inBody = false;
+    pushLoopPart(stack, step.children[0]);
+    return Status::ok();
   }
-  for (size_t i = 0; i < op.outputs.size(); ++i) frame[op.outputs[i]] = values[i];
+
+  const Value& decision = finished.frame[done.outputIndexes[0]];
+  const std::optional<bool> condition =
+      decision.present ? control_flow::condition(decision.bytes->data(), decision.bytes->size()) : std::nullopt;
+  if (!condition) return control_flow::noCondition().withContext(prepared.where());
+  if (!*condition) {
+    for (size_t i = 0; i < op.outputs.size(); ++i) parent.frame[op.outputs[i]] = std::move(loop.values[i]);
+    parent.loop.reset();
+    ++parent.next;
+    return Status::ok();
+  }
+  const auto timeout = std::min(run.options.loopTimeout, kLoopTimeoutMaximum);
+  const auto elapsed = Clock::now() - loop.start - (run.waited - loop.waitedBefore);
+  if (control_flow::loopTimedOut(elapsed, timeout)) {
+    return control_flow::loopTimeout(elapsed, loop.iterations, timeout).withContext(prepared.where());
+  }
+  loop.inBody = true;
+  pushLoopPart(stack, step.children[1]);
   return Status::ok();
 }
 

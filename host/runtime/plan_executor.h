@@ -51,14 +51,23 @@ class PlanExecutor {
  private:
   struct PreparedStep;
   struct Run;
+  struct Activation;
   using Frame = std::vector<Value>;
 
   Frame makeFrame(uint32_t subgraph) const;
-  Status runSubgraph(uint32_t subgraph, Frame& frame, Run& run) const;
+  // Runs main's plan to its end with main's values in `mainFrame`.
+  Status runPlan(Frame& mainFrame, Run& run) const;
   Status runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const;
   Status runFabric(const PreparedStep& prepared, Frame& frame, Run& run) const;
-  Status runIf(const PreparedStep& prepared, Frame& frame, Run& run) const;
-  Status runWhile(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  // Interpreted IF/WHILE: push the branch (or the cond) on the stack, or run
+  // the operation whole on the CPU when a value it reads is missing.
+  Status enterIf(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const;
+  Status enterWhile(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const;
+  // Pushes the cond or body of the WHILE the top activation is paused at.
+  void pushLoopPart(std::vector<Activation>& stack, uint32_t subgraph) const;
+  // A branch, cond or body finished: its outputs go to the operation that
+  // pushed it, which moves on (IF, loop exit) or pushes the next part.
+  Status returnTo(std::vector<Activation>& stack, Activation& finished, Run& run) const;
   // The step as a CPU sub-model, prepared on first use.
   Result<const cpu::CpuExecutor*> cpuExecutorFor(const PreparedStep& prepared) const;
   // Whether every value an interpreted IF/WHILE reads is present.

@@ -23,7 +23,7 @@
 #include "fabric/fabric_test_util.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
-#include "runtime/run_model.h"
+#include "api/run_model.h"
 #include "runtime/xrt_device.h"
 #include "sim/random_program.h"
 #include "support/cli_fixture.h"
