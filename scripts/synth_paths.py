@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Ten worst register-to-register paths of a flattened Yosys netlist.
+
+Reads the JSON netlist that scripts/synth_depth.sh writes after
+`synth_xilinx -flatten` and counts, like Yosys' `ltp` on the same netlist,
+combinational cells (LUT, CARRY8, MUXF7/8, ...) along each path. Path ends are
+the sequential cells (flip-flops FD*, DSP48E2, block RAM RAMB*, LUTRAM RAM*,
+SRL*) and the top-level ports. `ltp` prints only the single longest path; this
+reports the worst path into each distinct end point (a register's D input,
+a DSP/RAM input, an output port) so the ten worst ends can be named.
+
+Usage: synth_paths.py NETLIST.json TOP [COUNT]
+Prints "depth N" first, then one line per path: length, start -> end.
+"""
+import json
+import re
+import sys
+
+SEQUENTIAL = re.compile(r"^(FD|DSP48E2|RAMB|RAM|SRL)")
+
+
+def main():
+    path, top = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    with open(path) as f:
+        module = json.load(f)["modules"][top]
+
+    # A readable name per net bit: prefer user names over $-names.
+    names = {}
+    for name, info in module["netnames"].items():
+        hidden = info.get("hide_name", 0)
+        for i, bit in enumerate(info["bits"]):
+            if isinstance(bit, str):
+                continue
+            label = name if len(info["bits"]) == 1 else f"{name}[{i + info.get('offset', 0)}]"
+            old = names.get(bit)
+            if old is None or (old[0] and not hidden) or (old[0] == hidden and len(label) < len(old[1])):
+                names[bit] = (hidden, label)
+
+    def net_name(bit):
+        return names.get(bit, (1, f"net{bit}"))[1]
+
+    driver = {}       # net bit -> combinational cell that drives it
+    comb_inputs = {}  # combinational cell -> its input net bits
+    ends = []         # (end label, input net bits) of sequential cells and outputs
+    for cname, cell in module["cells"].items():
+        dirs = cell.get("port_directions", {})
+        ins, outs = [], []
+        for port, bits in cell["connections"].items():
+            d = dirs.get(port, "input")
+            for bit in bits:
+                if isinstance(bit, str):
+                    continue
+                (outs if d == "output" else ins).append(bit)
+        if SEQUENTIAL.match(cell["type"]):
+            # Name the end by what the cell drives (the register's Q) when it can.
+            q = [b for p, bits in cell["connections"].items()
+                 if dirs.get(p) == "output" for b in bits if not isinstance(b, str)]
+            label = f"{cell['type']} {net_name(q[0]) if q else cname}"
+            ends.append((label, ins))
+        else:
+            comb_inputs[cname] = ins
+            for bit in outs:
+                driver[bit] = cname
+    for pname, port in module["ports"].items():
+        if port["direction"] == "output":
+            for i, bit in enumerate(port["bits"]):
+                if not isinstance(bit, str):
+                    ends.append((f"port {pname}[{i}]", [bit]))
+
+    # Longest path (in cells) ending at each combinational cell, iteratively
+    # (the netlist is far too deep for recursion).
+    depth, via = {}, {}
+    for root in comb_inputs:
+        if root in depth:
+            continue
+        stack = [(root, False)]
+        while stack:
+            cname, done = stack.pop()
+            if cname in depth:
+                continue
+            preds = [driver[b] for b in comb_inputs[cname] if b in driver]
+            if not done:
+                stack.append((cname, True))
+                stack.extend((p, False) for p in preds if p not in depth)
+                continue
+            best, best_bit = 0, None
+            for b in comb_inputs[cname]:
+                p = driver.get(b)
+                d = depth.get(p, 0) if p else 0
+                if p is not None and p not in depth:
+                    d = 0  # combinational loop guard (none expected)
+                if best_bit is None or d > best:
+                    best, best_bit = d, b
+            depth[cname] = best + 1
+            via[cname] = best_bit
+
+    def start_of(bit):
+        """Follow the deepest predecessor back to a register or input port."""
+        seen = set()
+        while bit in driver and driver[bit] not in seen:
+            cname = driver[bit]
+            seen.add(cname)
+            nxt = via.get(cname)
+            if nxt is None:
+                return f"(constant) via {cname}"
+            bit = nxt
+        return net_name(bit)
+
+    results = []
+    for label, ins in ends:
+        best, best_bit = 0, None
+        for b in ins:
+            p = driver.get(b)
+            if p is not None and depth[p] > best:
+                best, best_bit = depth[p], b
+        if best_bit is not None:
+            results.append((best, label, best_bit))
+    results.sort(key=lambda r: -r[0])
+    print(f"depth {results[0][0] if results else 0}")
+    shown, seen_ends = 0, set()
+    for best, label, bit in results:
+        # One line per signal, not per bit of a bus.
+        key = re.sub(r"\[\d+\]$", "", label)
+        if key in seen_ends:
+            continue
+        seen_ends.add(key)
+        print(f"{best:5d}  {start_of(bit)}  ->  {label}")
+        shown += 1
+        if shown == count:
+            break
+
+
+if __name__ == "__main__":
+    main()
