@@ -664,4 +664,39 @@ module nnfab_seq (
       end
     end
   end
+`ifndef SYNTHESIS
+  // ------------------------------------------------------ assertions
+  // docs/rtl.md "Assertions": an instruction executes only when every
+  // boundary check passed (the decoder's legality rules included); an expired
+  // budget stops the core at the boundary; the counters only grow while a
+  // program runs, CYCLES by at most one per clock.
+  state_t a_state;
+  logic [63:0] a_cycles, a_iterations, a_instret;
+  logic a_counting;
+  assign a_counting = a_state == S_LOAD || a_state == S_RUN || a_state == S_LOAD_WAIT || a_state == S_DIV;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      a_state <= S_IDLE;
+    end else begin
+      a_state <= state;
+      a_cycles <= cycles;
+      a_iterations <= iterations;
+      a_instret <= instret;
+      if (state == S_RUN && count_cycle)
+        assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
+        else $error("sequencer: executed an instruction that a boundary check stops");
+      if (state == S_RUN && (loop_expired || exec_expired))
+        assert (stop || bus_error) else $error("sequencer: budget expired without a stop");
+      if (retire) assert (!stop || (cls == NNFAB_CLASS_CTRL && fn == NNFAB_OP_HALT))
+        else $error("sequencer: retired and stopped in one cycle");
+      if (a_counting) begin
+        assert (cycles == a_cycles || cycles == a_cycles + 64'd1) else $error("CYCLES not monotonic (+0/+1 per clock)");
+        assert (instret == a_instret || instret == a_instret + 64'd1) else $error("INSTRET not monotonic");
+        assert (iterations == a_iterations || iterations == a_iterations + 64'd1)
+        else $error("ITERATIONS not monotonic");
+      end
+      if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+    end
+  end
+`endif
 endmodule

@@ -5,6 +5,7 @@
 
 #include "Vnnfab_core.h"
 #include "Vnnfab_core___024root.h"
+#include "rtl_assert.h"
 
 namespace nnfab::sim {
 
@@ -34,6 +35,9 @@ struct SimHarness::Impl {
         prog("m_axi_prog", config.memory, map),
         data("m_axi_data", config.memory, map),
         registerTimeout(config.registerTimeoutCycles) {
+    // A failed assertion must not abort the process: vl_stop (rtl_assert.cpp)
+    // records it and tick() throws.
+    context->fatalOnError(false);
     if (!config.traceFile.empty()) context->traceEverOn(true);
     top = std::make_unique<Vnnfab_core>(context.get(), "nnfab_core");
     if (!config.traceFile.empty()) {
@@ -121,6 +125,12 @@ struct SimHarness::Impl {
     top->eval();
     if (trace) trace->dump(2 * cycle + 1);
     ++cycle;
+    if (context->gotError()) {
+      context->gotError(false);
+      context->gotFinish(false);
+      throw RtlAssertionError("RTL assertion failed at cycle " + std::to_string(cycle) + ": " +
+                              takeRtlAssertionFailure());
+    }
     const bool nowIdle = top->rootp->nnfab_core__DOT__sim_idle;
     if (nowIdle != idle) {
       idle = nowIdle;
