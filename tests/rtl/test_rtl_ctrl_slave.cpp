@@ -16,6 +16,7 @@
 #include <string>
 
 #include "Vnnfab_ctrl_slave.h"
+#include "rtl_assert.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::sim {
@@ -70,6 +71,7 @@ struct Bench {
   std::map<std::string, int> hits;
 
   explicit Bench(uint32_t seed) : rng(seed) {
+    context.fatalOnError(false);  // a failed assertion fails the test
     dut.rst = 1;
     tick();
     dut.rst = 0;
@@ -198,6 +200,7 @@ void runSession(uint32_t seed, int ops) {
       EXPECT_EQ(bool(b.dut.__SYM__interrupt), m.gie && m.isr != 0) << "seed " << seed << " op " << op;
       EXPECT_EQ(bool(b.dut.ap_start), m.apStart) << "seed " << seed << " op " << op;
       EXPECT_EQ(bool(b.dut.preempt), (m.args[isa::kRegPREEMPT] & 1) != 0) << "seed " << seed << " op " << op;
+      EXPECT_FALSE(b.context.gotError()) << "seed " << seed << " op " << op << ": " << takeRtlAssertionFailure();
       if (::testing::Test::HasFailure()) return;
     }
     ASSERT_TRUE(done) << "seed " << seed << " op " << op << ": transaction not answered";
