@@ -165,10 +165,17 @@ module nnfab_tensor (
   logic [31:0] total_bytes;
   assign total_bytes = rbytes == 3'd4 ? {elements[29:0], 2'b00} : rbytes == 3'd2 ? {elements[30:0], 1'b0} : elements[31:0];
   logic [63:0] abs_base[3], abs_dst;
-  assign abs_dst = data_addr_q + {32'd0, dst_q};
-  assign abs_base[0] = data_addr_q + {32'd0, base[0]};
-  assign abs_base[1] = data_addr_q + {32'd0, base[1]};
-  assign abs_base[2] = data_addr_q + {32'd0, base[2]};
+  // DATA_ADDR + offset: the low word adds, the high word takes the carry
+  // from a parallel increment (carry select; a 64-bit chain is too long).
+  function automatic [63:0] absolute(input [63:0] region, input [31:0] off);
+    logic [32:0] lo;
+    lo = {1'b0, region[31:0]} + {1'b0, off};
+    absolute = {lo[32] ? region[63:32] + 32'd1 : region[63:32], lo[31:0]};
+  endfunction
+  assign abs_dst = absolute(data_addr_q, dst_q);
+  assign abs_base[0] = absolute(data_addr_q, base[0]);
+  assign abs_base[1] = absolute(data_addr_q, base[1]);
+  assign abs_base[2] = absolute(data_addr_q, base[2]);
 
   logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready;
   logic [63:0] e_rd_addr, v_rd_addr;
@@ -249,7 +256,7 @@ module nnfab_tensor (
   assign d_rd_valid = state == T_DESC_READ && writes_idle;
   assign d_r_ready = state == T_DESC_WAIT;
   assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid;
-  assign rd_addr = d_rd_valid ? data_addr_q + {32'd0, desc_q} : e_rd_valid ? e_rd_addr : v_rd_addr;
+  assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : v_rd_addr;
   assign rd_len = v_rd_valid ? v_rd_len : 8'd0;
   assign r_ready = d_r_ready || e_r_ready || v_r_ready;
   assign busy = state != T_IDLE;
