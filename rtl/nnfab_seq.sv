@@ -106,6 +106,8 @@ module nnfab_seq (
   state_t state;
   // arguments latched at start
   logic [63:0] data_addr, ctx_addr, loop_budget, exec_budget;
+  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4 + 2, DATA_SIZE - 1 + 2 (signed)
+  logic [29:0] data_addr_hi_p1;      // DATA_ADDR[63:34] + 1
   logic [31:0] data_size, insn_limit, instructions;
   logic resume;
   // architectural state
@@ -241,16 +243,34 @@ module nnfab_seq (
 
   // ------------------------------------------------------ load/store
   logic is_ld, is_st, is_word, mem_ok;
-  logic [32:0] offset, bytes, room;
+  logic [31:0] offset;
   logic [63:0] abs_addr;
   assign is_ld = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_LDW || fn == NNFAB_OP_LDB);
   assign is_st = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_STW || fn == NNFAB_OP_STB);
   assign is_word = fn == NNFAB_OP_LDW || fn == NNFAB_OP_STW;
-  assign offset = {1'b0, va} + {1'b0, imm};  // no wrap-around
-  assign bytes = is_word ? 33'd4 : 33'd1;
-  assign room = {1'b0, data_size} - offset;
-  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && offset <= {1'b0, data_size} && bytes <= room;
-  assign abs_addr = data_addr + {31'd0, offset};
+  assign offset = va + imm;  // FAULT_INFO (the check below uses 35 bits)
+  // In the region when offset + bytes <= DATA_SIZE, i.e. when
+  // (DATA_SIZE - bytes + 2) + ~ra + ~imm >= 0 in 35 bits: the three terms
+  // go through one carry-save level and one carry chain, not two chains in
+  // a row (docs/rtl.md "Timing"); the limits are registered at start.
+  logic [34:0] lim, csa_s, csa_c, room_sum, nva, nimm;
+  assign lim = is_word ? mem_lim_w : mem_lim_b;
+  assign nva = {3'b111, ~va};
+  assign nimm = {3'b111, ~imm};
+  assign csa_s = lim ^ nva ^ nimm;
+  assign csa_c = {(lim[33:0] & nva[33:0]) | (lim[33:0] & nimm[33:0]) | (nva[33:0] & nimm[33:0]), 1'b0};
+  assign room_sum = csa_s + csa_c;
+  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !room_sum[34];
+  // DATA_ADDR (64-byte aligned) + ra + imm: the low 34 bits through one
+  // carry-save level, the high 30 by carry select from a registered increment.
+  logic [33:0] addr_s, addr_c;
+  logic [34:0] addr_lo;
+  assign addr_s = data_addr[33:0] ^ {2'b00, va} ^ {2'b00, imm};
+  assign addr_c = {(data_addr[32:0] & {1'b0, va}) | (data_addr[32:0] & {1'b0, imm}) | ({1'b0, va} & {1'b0, imm}), 1'b0};
+  assign addr_lo = {1'b0, addr_s} + {1'b0, addr_c};
+  assign abs_addr = {addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
+  logic unused_sum;
+  assign unused_sum = &{1'b0, room_sum[33:0]};
 
   // ------------------------------------------------------ branches
   logic taken;
@@ -444,7 +464,7 @@ module nnfab_seq (
         end else if ((is_ld || is_st) && !mem_ok) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
-          stop_info_d = offset[31:0];
+          stop_info_d = offset;
         end else begin
           count_cycle = 1'b1;
           case (cls)
@@ -637,6 +657,9 @@ module nnfab_seq (
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
+          mem_lim_w <= {3'd0, data_size} - 35'd2;
+          mem_lim_b <= {3'd0, data_size} + 35'd1;
+          data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
           exec_on <= exec_budget != 64'd0;
           loop_on <= loop_budget != 64'd0;
           slice_on <= insn_limit != 32'd0;
@@ -742,7 +765,15 @@ module nnfab_seq (
       if (state == S_RUN && count_cycle)
         assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
         else $error("sequencer: executed an instruction that a boundary check stops");
-      // The registered checks equal the checks on the live counters.
+      // The registered checks equal the checks on the live counters, and the
+      // carry-save region check and address equal the plain arithmetic.
+      if (state == S_RUN && (is_ld || is_st)) begin
+        assert (mem_ok == ((!is_word || offset[1:0] == 2'b00) &&
+                           {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, data_size}))
+        else $error("sequencer: carry-save region check differs from offset + bytes <= DATA_SIZE");
+        assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
+        else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
+      end
       if (state == S_RUN) begin
         assert (loop_elapsed == cycles - loop_start) else $error("sequencer: loop_elapsed != CYCLES - LOOP_START");
         assert (exec_expired == (exec_budget != 64'd0 && cycles >= exec_budget))

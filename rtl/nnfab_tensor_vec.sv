@@ -259,8 +259,13 @@ module nnfab_tensor_vec #(
       // its bursts out (the data port drops their beats).
       if (ar_fire) begin
         tag_w <= tag_w + 1'b1;
-        nf[pick] <= after_burst(nf[pick], burst[pick][6:0]);
-        fetch_left[pick] <= fetch_left[pick] - burst[pick];
+        // Each source computes its own next state; the pick only enables one
+        // (muxing by pick before the arithmetic would chain the two).
+        for (int s = 0; s < 3; s++)
+          if (pick == 2'(s)) begin
+            nf[s] <= after_burst(nf[s], burst[s][6:0]);
+            fetch_left[s] <= fetch_left[s] - burst[s];
+          end
         rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
       end
       if (r_fire && r_last) tag_r <= tag_r + 1'b1;
