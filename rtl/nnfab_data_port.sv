@@ -79,7 +79,6 @@ module nnfab_data_port #(
   logic [TRACK_LOG2-1:0] rt_w, rt_r;
   logic [TRACK_LOG2:0] rt_count;
   logic [7:0] r_beat;  // beat index inside the head burst
-  logic [31:0] r_outstanding;  // beats
   logic ar_fire, r_fire;
 
   assign arvalid = rd_valid && rt_count != TRACK[TRACK_LOG2:0];
@@ -91,7 +90,10 @@ module nnfab_data_port #(
   assign r_error = rresp != 2'b00;
   assign rready = r_ready || drain;
   assign r_fire = rvalid && rready;
-  assign reads_idle = r_outstanding == 32'd0;
+  // Every accepted burst owes beats until its RLAST: no burst outstanding is
+  // no beat outstanding, and a 5-bit count is a far shorter path after the
+  // clients' AR request than a beat count would be.
+  assign reads_idle = rt_count == '0;
 
   always_ff @(posedge clk) begin
     if (ar_fire) rd_track[rt_w] <= rd_addr[31:0];
@@ -103,13 +105,11 @@ module nnfab_data_port #(
       rt_r <= '0;
       rt_count <= '0;
       r_beat <= '0;
-      r_outstanding <= '0;
     end else begin
       if (ar_fire) rt_w <= rt_w + 1'b1;
       if (r_fire && rlast) rt_r <= rt_r + 1'b1;
       rt_count <= rt_count + {{TRACK_LOG2{1'b0}}, ar_fire} - {{TRACK_LOG2{1'b0}}, r_fire && rlast};
       if (r_fire) r_beat <= rlast ? 8'd0 : r_beat + 8'd1;
-      r_outstanding <= r_outstanding + (ar_fire ? {24'd0, rd_len} + 32'd1 : 32'd0) - {31'd0, r_fire};
     end
   end
 
@@ -219,6 +219,8 @@ module nnfab_data_port #(
   logic [511:0] a_wdata;
   logic a_wlast;
   logic [7:0] a_wbeats;  // W beats of the current burst so far
+  logic [7:0] a_rlen[TRACK];  // ARLEN of each outstanding read burst
+  always_ff @(posedge clk) if (ar_fire) a_rlen[rt_w] <= arlen;
 
   function automatic crosses_4k(input [5:0] beat_in_page, input [7:0] len);
     crosses_4k = {3'd0, beat_in_page} + {1'b0, len} > 9'd63;
@@ -258,7 +260,8 @@ module nnfab_data_port #(
         assert (awaddr[5:0] == 6'd0 && awlen < 8'd64 && !crosses_4k(awaddr[11:6], awlen))
         else $error("m_axi_data AW: burst unaligned, longer than 64 beats or across 4 KiB");
       if (w_fire) assert (wlast || a_wbeats < 8'd63) else $error("m_axi_data W: burst longer than 64 beats");
-      if (rvalid) assert (r_outstanding != 32'd0) else $error("m_axi_data R: beat with no read outstanding");
+      if (rvalid) assert (rt_count != '0) else $error("m_axi_data R: beat with no read outstanding");
+      if (r_fire) assert (rlast == (r_beat == a_rlen[rt_r])) else $error("m_axi_data R: RLAST not on the burst's last beat");
       if (bvalid) assert (wt_count != '0) else $error("m_axi_data B: response with no write outstanding");
       if (r_fire && rlast) assert (rt_count != '0) else $error("m_axi_data R: RLAST with no burst outstanding");
       if (sq_push) assert (!sq_full) else $error("data port: push into a full write queue");
