@@ -361,6 +361,15 @@ module nnfab_core (
       .bw_w_ready(bw_w_ready)
   );
 `ifndef SYNTHESIS
+  // Functional coverage for the Verilator harness (sim/sim_coverage.h):
+  // the opcode of each retired instruction and the status of each stop.
+  logic sim_retired  /*verilator public_flat_rd*/;
+  logic [7:0] sim_opcode  /*verilator public_flat_rd*/;
+  logic [31:0] sim_status  /*verilator public_flat_rd*/;
+  assign sim_retired = u_seq.retire;
+  assign sim_opcode = insn[NNFAB_F_OPCODE_LSB+:8];
+  assign sim_status = status;
+
   // The data-port clients take turns (docs/rtl.md "Assertions"): the
   // OR-combination above is only correct while this holds.
   always_ff @(posedge ap_clk) begin

@@ -6,6 +6,7 @@
 #include "Vnnfab_core.h"
 #include "Vnnfab_core___024root.h"
 #include "rtl_assert.h"
+#include "sim_coverage.h"
 
 namespace nnfab::sim {
 
@@ -29,6 +30,8 @@ struct SimHarness::Impl {
   uint32_t rdata = 0;
   bool idle = true;
   uint64_t startCycle = 0, stopCycle = 0, stops = 0;
+  // m_axi_data bookkeeping for the coverage (sim_coverage.h).
+  int64_t awWithoutW = 0, readsOut = 0, writesOut = 0;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
@@ -119,8 +122,11 @@ struct SimHarness::Impl {
     arFire = top->s_axi_control_arvalid && top->s_axi_control_arready;
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
+    if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
+    const AxiMasterOut dm = dataOut();
+    countAxi(dm, ds);
     prog.edge(cycle, progOut(), ps);
-    data.edge(cycle, dataOut(), ds);
+    data.edge(cycle, dm, ds);
     top->ap_clk = 1;
     top->eval();
     if (trace) trace->dump(2 * cycle + 1);
@@ -137,10 +143,34 @@ struct SimHarness::Impl {
       if (idle) {
         stopCycle = cycle;
         ++stops;
+        ++coverage().stops[top->rootp->nnfab_core__DOT__sim_status % 32];
       } else {
         startCycle = cycle;
       }
     }
+  }
+
+  static SimCoverage& coverage() { return SimCoverage::process(); }
+
+  static uint32_t burstClass(uint32_t len, uint32_t first) {
+    return first + (len == 0 ? 0 : len < 15 ? 1 : len < 63 ? 2 : 3);
+  }
+
+  // One clock of m_axi_data, from the values the edge will sample.
+  void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s) {
+    SimCoverage& c = coverage();
+    const bool ar = m.arvalid && s.arready, aw = m.awvalid && s.awready, w = m.wvalid && s.wready;
+    if (ar) ++c.axi[burstClass(m.arlen, SimCoverage::kReadBurst1)];
+    if (aw) ++c.axi[burstClass(m.awlen, SimCoverage::kWriteBurst1)];
+    if (m.arvalid && !s.arready) ++c.axi[SimCoverage::kArWaitsForSlave];
+    if (m.awvalid && !s.awready) ++c.axi[SimCoverage::kAwWaitsForSlave];
+    if (m.wvalid && !s.wready) ++c.axi[SimCoverage::kWWaitsForSlave];
+    if (s.rvalid && !m.rready) ++c.axi[SimCoverage::kRWaitsForCore];
+    if (m.wvalid && awWithoutW + (aw ? 1 : 0) <= 0) ++c.axi[SimCoverage::kWBeforeAw];
+    if (readsOut > 0 && writesOut > 0) ++c.axi[SimCoverage::kReadsAndWritesAtOnce];
+    awWithoutW += (aw ? 1 : 0) - (w && m.wlast ? 1 : 0);
+    readsOut += (ar ? 1 : 0) - (s.rvalid && m.rready && s.rlast ? 1 : 0);
+    writesOut += (aw ? 1 : 0) - (s.bvalid && m.bready ? 1 : 0);
   }
 
   void checkTimeout(uint64_t start, const char* what) const {
@@ -225,6 +255,7 @@ void SimHarness::reset(uint32_t cycles) {
   // The memories forget what the core asked for during the reset.
   impl_->prog.reset();
   impl_->data.reset();
+  impl_->awWithoutW = impl_->readsOut = impl_->writesOut = 0;
 }
 
 bool SimHarness::coreIdle() const { return impl_->idle; }
