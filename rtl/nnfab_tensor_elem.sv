@@ -230,13 +230,14 @@ module nnfab_tensor_elem (
           buf_beat <= out_addr[63:6];
         end
         buf_valid <= 1'b1;
-        if (rbytes == 3'd4) begin
-          buf_data[{out_addr[5:0], 3'd0}+:32] <= y;
-          buf_strb[out_addr[5:0]+:4] <= 4'hF;
-        end else begin
-          buf_data[{out_addr[5:0], 3'd0}+:8] <= y[7:0];
-          buf_strb[out_addr[5:0]] <= 1'b1;
-        end
+        // Per byte lane: a decode of the output address, not a 512-bit
+        // shifter. INT32 results are 4-byte aligned (the destination check),
+        // so byte i of the beat takes byte i % 4 of the result.
+        for (int i = 0; i < 64; i++)
+          if (rbytes == 3'd4 ? 4'(i / 4) == out_addr[5:2] : 6'(i) == out_addr[5:0]) begin
+            buf_data[i*8+:8] <= rbytes == 3'd4 ? y[(i%4)*8+:8] : y[7:0];
+            buf_strb[i] <= 1'b1;
+          end
         out_addr <= next_out;
         left <= left - 32'd1;
         state <= left == 32'd1 ? E_FLUSH : E_ADDR;
