@@ -40,6 +40,7 @@ sources=$(ls rtl/*.sv | tr '\n' ' ')
 # Sequential cells end a path; everything else (LUT, CARRY8, MUXF7/8, ...) counts.
 ends='t:FD* t:DSP48E2 %u t:RAMB* %u t:RAM* %u t:SRL* %u'
 # read_verilog defines SYNTHESIS, which keeps the assertions out.
+start=$(date +%s)
 yosys -p "read_verilog -sv -I$build/generated $sources; \
 synth_xilinx -family xcup -noiopad -top $top -flatten; \
 select -assert-none t:\$dlatch t:\$_DLATCH_* t:LDCE t:LDPE; \
@@ -50,6 +51,7 @@ write_json $out/netlist.json" > "$log" 2>&1 || {
   echo "synth_depth: yosys failed (see above)" >&2
   exit 1
 }
+echo $(( $(date +%s) - start )) > "$out/seconds"
 # proc_dlatch says "Latch inferred for signal ..." for each latch.
 if grep -q "^Latch inferred" "$log"; then
   grep "^Latch inferred" "$log" >&2

@@ -4,16 +4,29 @@
 # depth, the ten worst end points) and writes the resource and depth table
 # into docs/rtl.md between its generated markers. About 12 minutes; not part
 # of ctest (scripts/check_depth.sh is the pass/fail check on the depth).
-#   scripts/synth_resources.sh [BUILD_DIR]   (BUILD_DIR holds generated/nnfab_isa.svh;
-#                                            default build/default, built if missing)
+#   scripts/synth_resources.sh [-r DIR] [BUILD_DIR]
+# BUILD_DIR holds generated/nnfab_isa.svh (default build/default, built if
+# missing). -r DIR reuses the results of an earlier
+# `scripts/synth_depth.sh -o DIR` of the same RTL instead of synthesizing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+reuse=""
+while getopts "r:" opt; do
+  case $opt in
+    r) reuse=$OPTARG ;;
+    *) echo "usage: $0 [-r DIR] [BUILD_DIR]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
 build="${1:-build/default}"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-start=$(date +%s)
-scripts/synth_depth.sh -o "$out" "$build" > "$out/summary.txt"
-seconds=$(( $(date +%s) - start ))
+if [ -n "$reuse" ]; then
+  out="$reuse"
+else
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+  scripts/synth_depth.sh -o "$out" "$build" > /dev/null
+fi
+seconds=$(cat "$out/seconds")
 stat="$out/stat.txt"
 
 count() {  # sum of the cells of the flattened top whose type matches the regex
@@ -27,7 +40,7 @@ bram18=$(count '^RAMB18E2$')
 lutram=$(count '^RAM(32|64|128|256)[A-Z0-9]*$')
 carry=$(count '^CARRY[48]$')
 muxf=$(count '^MUXF[789]$')
-depth=$(tail -1 "$out/summary.txt" | awk '{print $2}')
+depth=$(sed -n 's/.*Longest topological path in [^ ]* (length=\([0-9]*\)).*/\1/p' "$out/ltp.txt" | tail -1)
 paths=$(tail -n +2 "$out/paths.txt" | sed 's/^ *\([0-9]*\)  \(.*\)  ->  \(.*\)$/| \1 | `\2` | `\3` |/')
 version=$(yosys -V | awk '{print $1, $2}')
 
