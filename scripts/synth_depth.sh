@@ -10,7 +10,8 @@
 #   scripts/synth_depth.sh [-t TOP] [-o OUTDIR] [BUILD_DIR]
 # TOP defaults to nnfab_core (about 12 minutes); a single module such as
 # nnfab_tensor is much faster for iterating. OUTDIR (default: a temporary
-# directory, removed) keeps yosys.log, netlist.json and paths.txt.
+# directory, removed) keeps yosys.log, stat.txt, ltp.txt, paths.txt and
+# netlist.json (hundreds of MB for the core).
 # Prints the resource summary and the paths on stdout; the last line is
 # "depth N".
 set -euo pipefail
@@ -59,7 +60,6 @@ if grep -q "^Latch inferred" "$log"; then
   exit 1
 fi
 /usr/bin/python3 scripts/synth_paths.py "$out/netlist.json" "$top" 10 > "$out/paths.txt"
-rm -f "$out/netlist.json"  # hundreds of MB for the whole core
 ltp=$(sed -n 's/.*Longest topological path in [^ ]* (length=\([0-9]*\)).*/\1/p' "$out/ltp.txt" | tail -1)
 cat "$out/stat.txt"
 echo "ten worst end points (cells, start -> end), scripts/synth_paths.py:"

@@ -10,13 +10,28 @@ reports the worst path into each distinct end point (a register's D input,
 a DSP/RAM input, an output port) so the ten worst ends can be named.
 
 Usage: synth_paths.py NETLIST.json TOP [COUNT]
-Prints "depth N" first, then one line per path: length, start -> end.
+Prints "depth N" first, then one line per path: length, start -> end; then
+"worst per unit", the worst path into each instance (u_seq, u_tensor.u_vec,
+...), since the ten worst ends of a core are often one cone.
 """
 import json
 import re
 import sys
 
 SEQUENTIAL = re.compile(r"^(FD|DSP48E2|RAMB|RAM|SRL)")
+
+
+def clean_cell(name):
+    """u_imem.mem for $techmap38370\\u_imem.mem.0.12 (one memory, many cells)."""
+    name = re.sub(r"^.*\\", "", name)
+    return re.sub(r"(\.\d+)+$", "", name)
+
+
+def unit_of(signal):
+    """The instance path of a signal: u_tensor.u_vec for u_tensor.u_vec.nf[0]."""
+    parts = re.sub(r"^\$\\", "", signal).split(".")
+    unit = [p for p in parts[:-1] if p.startswith(("u_", "g_"))]
+    return ".".join(unit) if unit else "(top)"
 
 
 def main():
@@ -53,10 +68,14 @@ def main():
                     continue
                 (outs if d == "output" else ins).append(bit)
         if SEQUENTIAL.match(cell["type"]):
-            # Name the end by what the cell drives (the register's Q) when it can.
-            q = [b for p, bits in cell["connections"].items()
-                 if dirs.get(p) == "output" for b in bits if not isinstance(b, str)]
-            label = f"{cell['type']} {net_name(q[0]) if q else cname}"
+            if cell["type"].startswith("FD"):
+                # A flip-flop is named by what it drives (the register's Q).
+                q = [b for p, bits in cell["connections"].items()
+                     if dirs.get(p) == "output" for b in bits if not isinstance(b, str)]
+                label = f"{cell['type']} {net_name(q[0]) if q else cname}"
+            else:
+                # A DSP or memory by its instance (its inputs: address, operands).
+                label = f"{cell['type']} {clean_cell(cname)}"
             ends.append((label, ins))
         else:
             comb_inputs[cname] = ins
@@ -129,6 +148,14 @@ def main():
         shown += 1
         if shown == count:
             break
+    print("worst per unit")
+    seen_units = set()
+    for best, label, bit in results:
+        unit = unit_of(label.split(" ", 1)[1])
+        if unit in seen_units:
+            continue
+        seen_units.add(unit)
+        print(f"{best:5d}  {unit}  {start_of(bit)}  ->  {label}")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,10 @@ lutram=$(count '^RAM(32|64|128|256)[A-Z0-9]*$')
 carry=$(count '^CARRY[48]$')
 muxf=$(count '^MUXF[789]$')
 depth=$(sed -n 's/.*Longest topological path in [^ ]* (length=\([0-9]*\)).*/\1/p' "$out/ltp.txt" | tail -1)
-paths=$(tail -n +2 "$out/paths.txt" | sed 's/^ *\([0-9]*\)  \(.*\)  ->  \(.*\)$/| \1 | `\2` | `\3` |/')
+paths=$(sed -n '2,/^worst per unit/p' "$out/paths.txt" | grep -v '^worst per unit' |
+  sed 's/^ *\([0-9]*\)  \(.*\)  ->  \(.*\)$/| \1 | `\2` | `\3` |/')
+units=$(sed -n '/^worst per unit/,$p' "$out/paths.txt" | tail -n +2 |
+  sed 's/^ *\([0-9]*\)  \([^ ]*\)  \(.*\)  ->  \(.*\)$/| `\2` | \1 | `\3` | `\4` |/')
 version=$(yosys -V | awk '{print $1, $2}')
 
 table=$(cat <<TABLE
@@ -62,6 +65,12 @@ The ten worst end points and the start of the worst path into each
 | Cells | Start | End |
 |---|---|---|
 $paths
+
+The worst path into each unit of the flattened core:
+
+| Unit | Cells | Start | End |
+|---|---|---|---|
+$units
 
 $version, \`synth_xilinx -family xcup -noiopad -top nnfab_core -flatten\`, no latches, $seconds s
 (\`scripts/synth_resources.sh\`).
