@@ -22,15 +22,20 @@ SEQUENTIAL = re.compile(r"^(FD|DSP48E2|RAMB|RAM|SRL)")
 
 
 def clean_cell(name):
-    """u_imem.mem for $techmap38370\\u_imem.mem.0.12 (one memory, many cells)."""
-    name = re.sub(r"^.*\\", "", name)
-    return re.sub(r"(\.\d+)+$", "", name)
+    """u_imem.mem for $techmap38370\\u_imem.mem.0.12, u_tensor.u_vec.u_valu.g_int32[3].u_lane
+    for a DSP of that lane's multiplier: the instance, not Yosys' cell names."""
+    short = re.sub(r"\$(flatten|techmap\d*)", "", name).replace("\\", "")
+    short = short.split("$", 1)[0].rstrip(".")
+    return re.sub(r"(\.\d+)+$", "", short) or name
 
 
 def unit_of(signal):
-    """The instance path of a signal: u_tensor.u_vec for u_tensor.u_vec.nf[0]."""
+    """The instance path of a signal, generate indexes dropped:
+    u_tensor.u_vec for u_tensor.u_vec.nf[0], ...g_int32.u_lane for every lane."""
     parts = re.sub(r"^\$\\", "", signal).split(".")
-    unit = [p for p in parts[:-1] if p.startswith(("u_", "g_"))]
+    unit = [re.sub(r"\[\d+\]$", "", p) for p in parts[:-1] if p.startswith(("u_", "g_"))]
+    if parts and parts[-1].startswith(("u_", "g_")):  # a cell named by its instance
+        unit.append(re.sub(r"\[\d+\]$", "", parts[-1]))
     return ".".join(unit) if unit else "(top)"
 
 
