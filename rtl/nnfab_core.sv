@@ -360,4 +360,24 @@ module nnfab_core (
       .bw_w_last(bw_w_last),
       .bw_w_ready(bw_w_ready)
   );
+`ifndef SYNTHESIS
+  // Functional coverage for the Verilator harness (sim/sim_coverage.h):
+  // the opcode of each retired instruction and the status of each stop.
+  logic sim_retired  /*verilator public_flat_rd*/;
+  logic [7:0] sim_opcode  /*verilator public_flat_rd*/;
+  logic [31:0] sim_status  /*verilator public_flat_rd*/;
+  assign sim_retired = u_seq.retire;
+  assign sim_opcode = insn[NNFAB_F_OPCODE_LSB+:8];
+  assign sim_status = status;
+
+  // The data-port clients take turns (docs/rtl.md "Assertions"): the
+  // OR-combination above is only correct while this holds.
+  always_ff @(posedge ap_clk) begin
+    if (!rst) begin
+      assert (!(s_rd_valid && t_rd_valid)) else $error("data port: sequencer and tensor unit request reads at once");
+      assert (!(s_r_ready && t_r_ready)) else $error("data port: sequencer and tensor unit take read beats at once");
+      assert (!(s_sq_push && t_sq_push)) else $error("data port: sequencer and tensor unit push writes at once");
+    end
+  end
+`endif
 endmodule

@@ -28,7 +28,9 @@ module nnfab_ctrl_slave (
     input  logic        rready,
     output logic [31:0] rdata,
     output logic [1:0]  rresp,
+    /* verilator lint_off SYMRSVDWORD */
     output logic        interrupt,
+    /* verilator lint_on SYMRSVDWORD */
     // to and from the core
     output logic        ap_start,
     input  logic        start_accepted,  // pulse: the core latched the arguments
@@ -225,4 +227,27 @@ module nnfab_ctrl_slave (
       end
     end
   end
+`ifndef SYNTHESIS
+  // ------------------------------------------------------ assertions
+  // AXI4-Lite slave rules (docs/rtl.md "Assertions"): BVALID and RVALID are
+  // held with a stable response until their READY; a response only follows a
+  // request; AP_START is only accepted while it is set.
+  logic a_b_wait, a_r_wait;
+  logic [31:0] a_rdata;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      a_b_wait <= 1'b0;
+      a_r_wait <= 1'b0;
+    end else begin
+      a_b_wait <= bvalid && !bready;
+      a_r_wait <= rvalid && !rready;
+      a_rdata <= rdata;
+      if (a_b_wait) assert (bvalid) else $error("s_axi_control B: BVALID dropped before BREADY");
+      if (a_r_wait)
+        assert (rvalid && rdata == a_rdata) else $error("s_axi_control R: RVALID dropped or RDATA changed before RREADY");
+      if (do_write) assert (aw_got && w_got) else $error("s_axi_control: write without both AW and W");
+      if (start_accepted) assert (ap_start) else $error("control: start accepted while AP_START is clear");
+    end
+  end
+`endif
 endmodule

@@ -79,7 +79,6 @@ module nnfab_data_port #(
   logic [TRACK_LOG2-1:0] rt_w, rt_r;
   logic [TRACK_LOG2:0] rt_count;
   logic [7:0] r_beat;  // beat index inside the head burst
-  logic [31:0] r_outstanding;  // beats
   logic ar_fire, r_fire;
 
   assign arvalid = rd_valid && rt_count != TRACK[TRACK_LOG2:0];
@@ -91,7 +90,10 @@ module nnfab_data_port #(
   assign r_error = rresp != 2'b00;
   assign rready = r_ready || drain;
   assign r_fire = rvalid && rready;
-  assign reads_idle = r_outstanding == 32'd0;
+  // Every accepted burst owes beats until its RLAST: no burst outstanding is
+  // no beat outstanding, and a 5-bit count is a far shorter path after the
+  // clients' AR request than a beat count would be.
+  assign reads_idle = rt_count == '0;
 
   always_ff @(posedge clk) begin
     if (ar_fire) rd_track[rt_w] <= rd_addr[31:0];
@@ -103,13 +105,11 @@ module nnfab_data_port #(
       rt_r <= '0;
       rt_count <= '0;
       r_beat <= '0;
-      r_outstanding <= '0;
     end else begin
       if (ar_fire) rt_w <= rt_w + 1'b1;
       if (r_fire && rlast) rt_r <= rt_r + 1'b1;
       rt_count <= rt_count + {{TRACK_LOG2{1'b0}}, ar_fire} - {{TRACK_LOG2{1'b0}}, r_fire && rlast};
       if (r_fire) r_beat <= rlast ? 8'd0 : r_beat + 8'd1;
-      r_outstanding <= r_outstanding + (ar_fire ? {24'd0, rd_len} + 32'd1 : 32'd0) - {31'd0, r_fire};
     end
   end
 
@@ -206,4 +206,69 @@ module nnfab_data_port #(
       end
     end
   end
+`ifndef SYNTHESIS
+  // ------------------------------------------------------ assertions
+  // AXI4 master rules the design relies on (docs/rtl.md "Assertions"),
+  // checked by Verilator (--assert) in every sim test; Yosys never sees them.
+  // A VALID is held with a stable payload until its READY; bursts are INCR of
+  // at most 64 beat-aligned beats that never cross 4 KiB; W bursts are at
+  // most 64 beats; the slave answers nothing that was not asked.
+  logic a_ar_wait, a_aw_wait, a_w_wait;
+  logic [63:0] a_araddr, a_awaddr, a_wstrb;
+  logic [7:0] a_arlen, a_awlen;
+  logic [511:0] a_wdata;
+  logic a_wlast;
+  logic [7:0] a_wbeats;  // W beats of the current burst so far
+  logic [7:0] a_rlen[TRACK];  // ARLEN of each outstanding read burst
+  always_ff @(posedge clk) if (ar_fire) a_rlen[rt_w] <= arlen;
+
+  function automatic crosses_4k(input [5:0] beat_in_page, input [7:0] len);
+    crosses_4k = {3'd0, beat_in_page} + {1'b0, len} > 9'd63;
+  endfunction
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      a_ar_wait <= 1'b0;
+      a_aw_wait <= 1'b0;
+      a_w_wait <= 1'b0;
+      a_wbeats <= '0;
+    end else begin
+      a_ar_wait <= arvalid && !arready;
+      a_aw_wait <= awvalid && !awready;
+      a_w_wait <= wvalid && !wready;
+      a_araddr <= araddr;
+      a_arlen <= arlen;
+      a_awaddr <= awaddr;
+      a_awlen <= awlen;
+      a_wdata <= wdata;
+      a_wstrb <= wstrb;
+      a_wlast <= wlast;
+      if (w_fire) a_wbeats <= wlast ? 8'd0 : a_wbeats + 8'd1;
+      if (a_ar_wait)
+        assert (arvalid && araddr == a_araddr && arlen == a_arlen)
+        else $error("m_axi_data AR: ARVALID dropped or payload changed before ARREADY");
+      if (a_aw_wait)
+        assert (awvalid && awaddr == a_awaddr && awlen == a_awlen)
+        else $error("m_axi_data AW: AWVALID dropped or payload changed before AWREADY");
+      if (a_w_wait)
+        assert (wvalid && wdata == a_wdata && wstrb == a_wstrb && wlast == a_wlast)
+        else $error("m_axi_data W: WVALID dropped or payload changed before WREADY");
+      if (arvalid)
+        assert (araddr[5:0] == 6'd0 && arlen < 8'd64 && !crosses_4k(araddr[11:6], arlen))
+        else $error("m_axi_data AR: burst unaligned, longer than 64 beats or across 4 KiB");
+      if (awvalid)
+        assert (awaddr[5:0] == 6'd0 && awlen < 8'd64 && !crosses_4k(awaddr[11:6], awlen))
+        else $error("m_axi_data AW: burst unaligned, longer than 64 beats or across 4 KiB");
+      if (w_fire) assert (wlast || a_wbeats < 8'd63) else $error("m_axi_data W: burst longer than 64 beats");
+      if (rvalid) assert (rt_count != '0) else $error("m_axi_data R: beat with no read outstanding");
+      if (r_fire) assert (rlast == (r_beat == a_rlen[rt_r])) else $error("m_axi_data R: RLAST not on the burst's last beat");
+      if (bvalid) assert (wt_count != '0) else $error("m_axi_data B: response with no write outstanding");
+      if (r_fire && rlast) assert (rt_count != '0) else $error("m_axi_data R: RLAST with no burst outstanding");
+      if (sq_push) assert (!sq_full) else $error("data port: push into a full write queue");
+      // Outstanding counters never wrap.
+      assert (rt_count <= TRACK[TRACK_LOG2:0] && wt_count <= TRACK[TRACK_LOG2:0] && sq_count <= SQ[SQ_LOG2:0])
+      else $error("data port: outstanding counter out of range");
+    end
+  end
+`endif
 endmodule

@@ -39,6 +39,19 @@ module nnfab_prog_loader (
   logic busy, r_fire, err_q, beat_error;
   logic [31:0] err_addr_q, beat_addr;
 
+  // The next beat after a burst of n (<= to_boundary) beats: the burst ends
+  // inside its 4 KiB page or exactly at the next one, so the page number
+  // only ever increments, in two halves (a 52-bit carry chain would be 13
+  // CARRY4 cells; docs/rtl.md "Timing").
+  function automatic [57:0] after_burst(input [57:0] beat, input [6:0] n);
+    logic [6:0] lo;
+    logic [51:0] page;
+    lo = {1'b0, beat[5:0]} + n;
+    page = beat[57:6];
+    if (lo[6]) page = {page[51:26] + {25'd0, page[25:0] == 26'h3FF_FFFF}, page[25:0] + 26'd1};
+    after_burst = {page, lo[5:0]};
+  endfunction
+
   assign to_boundary = 7'd64 - {1'b0, ar_beat[5:0]};
   assign burst = (ar_left < {4'd0, to_boundary}) ? ar_left : {4'd0, to_boundary};
   assign arvalid = busy && ar_left != '0;
@@ -71,7 +84,7 @@ module nnfab_prog_loader (
       err_q <= 1'b0;
     end else if (busy) begin
       if (arvalid && arready) begin
-        ar_beat <= ar_beat + {47'd0, burst};
+        ar_beat <= after_burst(ar_beat, burst[6:0]);
         ar_left <= ar_left - burst;
       end
       if (r_fire) begin

@@ -106,6 +106,8 @@ module nnfab_seq (
   state_t state;
   // arguments latched at start
   logic [63:0] data_addr, ctx_addr, loop_budget, exec_budget;
+  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4 + 2, DATA_SIZE - 1 + 2 (signed)
+  logic [29:0] data_addr_hi_p1;      // DATA_ADDR[63:34] + 1
   logic [31:0] data_size, insn_limit, instructions;
   logic resume;
   // architectural state
@@ -197,27 +199,78 @@ module nnfab_seq (
   logic unused_ok;
   assign unused_ok = &{1'b0, arg_prog_addr[5:0], arg_data_addr[5:0], ctx_addr[5:0], div_busy};
 
+  // ------------------------------------------------- 64-bit arithmetic
+  // A 64-bit carry chain is 16 CARRY4 cells, more than a 300 MHz cycle
+  // holds (docs/rtl.md "Timing"): counters, differences and comparisons of
+  // 64-bit values are built from 32-bit halves that work in parallel.
+  function automatic [63:0] inc64(input [63:0] x);
+    inc64 = {x[63:32] + {31'd0, x[31:0] == 32'hFFFF_FFFF}, x[31:0] + 32'd1};
+  endfunction
+  function automatic [63:0] dec64(input [63:0] x);
+    dec64 = {x[63:32] - {31'd0, x[31:0] == 32'd0}, x[31:0] - 32'd1};
+  endfunction
+  // a - b: the high half computed for both borrows of the low half (carry select).
+  function automatic [63:0] sub64(input [63:0] a, input [63:0] b);
+    logic [32:0] lo;
+    lo = {1'b0, a[31:0]} - {1'b0, b[31:0]};
+    sub64 = {lo[32] ? a[63:32] + ~b[63:32] : a[63:32] - b[63:32], lo[31:0]};
+  endfunction
+  function automatic ge64(input [63:0] a, input [63:0] b);
+    ge64 = a[63:32] > b[63:32] || (a[63:32] == b[63:32] && a[31:0] >= b[31:0]);
+  endfunction
+  function automatic gt64(input [63:0] a, input [63:0] b);
+    gt64 = a[63:32] > b[63:32] || (a[63:32] == b[63:32] && a[31:0] > b[31:0]);
+  endfunction
+
   // ------------------------------------------------- boundary checks
-  logic [63:0] loop_elapsed;
+  // The budget and slice checks are registered: each edge computes the
+  // check for both values the counter can have at the next cycle (unchanged,
+  // or one more when this cycle counts) and the next cycle selects with the
+  // registered step. Exact, with no extra cycle: CYCLES, INSTRET and the
+  // loop's elapsed cycles change by 0 or 1 per clock while a program runs;
+  // where they jump (start, resume, a faulting TENSOR) the core is not at a
+  // boundary the next cycle (docs/rtl.md "Timing").
+  logic [63:0] loop_elapsed;  // CYCLES - LOOP_START, kept as a register
+  logic [63:0] exec_budget_m1;
+  logic [31:0] insn_limit_m1;
+  logic exec_on, loop_on, slice_on;  // budget != 0 / limit != 0
+  logic exec_ge0, exec_ge1, loop_gt0, loop_gt1, slice_ge0, slice_ge1, step_cycle, step_retire, loop_rearmed;
   logic loop_expired, exec_expired, slice_end, pc_out;
-  assign loop_elapsed = cycles - loop_start;
-  assign loop_expired = wd_armed && loop_budget != 64'd0 && loop_elapsed > loop_budget;
-  assign exec_expired = exec_budget != 64'd0 && cycles >= exec_budget;
-  assign slice_end = insn_limit != 32'd0 && retired >= insn_limit;
+  assign exec_expired = exec_on && (step_cycle ? exec_ge1 : exec_ge0);
+  assign loop_expired = wd_armed && loop_on && !loop_rearmed && (step_cycle ? loop_gt1 : loop_gt0);
+  assign slice_end = slice_on && (step_retire ? slice_ge1 : slice_ge0);
   assign pc_out = pc >= instructions;
 
   // ------------------------------------------------------ load/store
   logic is_ld, is_st, is_word, mem_ok;
-  logic [32:0] offset, bytes, room;
+  logic [31:0] offset;
   logic [63:0] abs_addr;
   assign is_ld = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_LDW || fn == NNFAB_OP_LDB);
   assign is_st = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_STW || fn == NNFAB_OP_STB);
   assign is_word = fn == NNFAB_OP_LDW || fn == NNFAB_OP_STW;
-  assign offset = {1'b0, va} + {1'b0, imm};  // no wrap-around
-  assign bytes = is_word ? 33'd4 : 33'd1;
-  assign room = {1'b0, data_size} - offset;
-  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && offset <= {1'b0, data_size} && bytes <= room;
-  assign abs_addr = data_addr + {31'd0, offset};
+  assign offset = va + imm;  // FAULT_INFO (the check below uses 35 bits)
+  // In the region when offset + bytes <= DATA_SIZE, i.e. when
+  // (DATA_SIZE - bytes + 2) + ~ra + ~imm >= 0 in 35 bits: the three terms
+  // go through one carry-save level and one carry chain, not two chains in
+  // a row (docs/rtl.md "Timing"); the limits are registered at start.
+  logic [34:0] lim, csa_s, csa_c, room_sum, nva, nimm;
+  assign lim = is_word ? mem_lim_w : mem_lim_b;
+  assign nva = {3'b111, ~va};
+  assign nimm = {3'b111, ~imm};
+  assign csa_s = lim ^ nva ^ nimm;
+  assign csa_c = {(lim[33:0] & nva[33:0]) | (lim[33:0] & nimm[33:0]) | (nva[33:0] & nimm[33:0]), 1'b0};
+  assign room_sum = csa_s + csa_c;
+  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !room_sum[34];
+  // DATA_ADDR (64-byte aligned) + ra + imm: the low 34 bits through one
+  // carry-save level, the high 30 by carry select from a registered increment.
+  logic [33:0] addr_s, addr_c;
+  logic [34:0] addr_lo;
+  assign addr_s = data_addr[33:0] ^ {2'b00, va} ^ {2'b00, imm};
+  assign addr_c = {(data_addr[32:0] & {1'b0, va}) | (data_addr[32:0] & {1'b0, imm}) | ({1'b0, va} & {1'b0, imm}), 1'b0};
+  assign addr_lo = {1'b0, addr_s} + {1'b0, addr_c};
+  assign abs_addr = {addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
+  logic unused_sum;
+  assign unused_sum = &{1'b0, room_sum[33:0]};
 
   // ------------------------------------------------------ branches
   logic taken;
@@ -411,7 +464,7 @@ module nnfab_seq (
         end else if ((is_ld || is_st) && !mem_ok) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
-          stop_info_d = offset[31:0];
+          stop_info_d = offset;
         end else begin
           count_cycle = 1'b1;
           case (cls)
@@ -561,12 +614,25 @@ module nnfab_seq (
     end else begin
       state <= state_d;
       pc <= pc_d;
-      if (count_cycle) cycles <= cycles + 64'd1;
-      if (retire) begin
-        instret <= instret + 64'd1;
-        retired <= retired + 32'd1;
-        if (taken && backedge) iterations <= iterations + 64'd1;
+      if (count_cycle) begin
+        cycles <= inc64(cycles);
+        loop_elapsed <= inc64(loop_elapsed);
       end
+      if (retire) begin
+        instret <= inc64(instret);
+        retired <= retired + 32'd1;
+        if (taken && backedge) iterations <= inc64(iterations);
+      end
+      // The checks of the next cycle, for both of its possible counts.
+      step_cycle <= count_cycle;
+      step_retire <= retire;
+      exec_ge0 <= ge64(cycles, exec_budget);
+      exec_ge1 <= ge64(cycles, exec_budget_m1);  // cycles + 1 >= budget
+      loop_gt0 <= gt64(loop_elapsed, loop_budget);
+      loop_gt1 <= ge64(loop_elapsed, loop_budget);  // elapsed + 1 > budget
+      slice_ge0 <= retired >= insn_limit;
+      slice_ge1 <= retired >= insn_limit_m1;  // retired + 1 >= limit
+      loop_rearmed <= 1'b0;
       if (stop) begin
         stop_status <= stop_status_d;
         stop_pc <= stop_pc_d;
@@ -591,9 +657,18 @@ module nnfab_seq (
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
+          mem_lim_w <= {3'd0, data_size} - 35'd2;
+          mem_lim_b <= {3'd0, data_size} + 35'd1;
+          data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
+          exec_on <= exec_budget != 64'd0;
+          loop_on <= loop_budget != 64'd0;
+          slice_on <= insn_limit != 32'd0;
+          exec_budget_m1 <= dec64(exec_budget);
+          insn_limit_m1 <= insn_limit - 32'd1;
           wd_armed <= 1'b0;
           wd_arms <= '0;
           loop_start <= '0;
+          loop_elapsed <= '0;
           cycles <= '0;
           iterations <= '0;
           instret <= '0;
@@ -615,6 +690,7 @@ module nnfab_seq (
           wd_arms <= ctx_hdr[NNFAB_CTX_WD_ARMS*32+:31];
           loop_start <= ctx_hdr[NNFAB_CTX_LOOP_START*32+:64];
           cycles <= ctx_hdr[NNFAB_CTX_CYCLES*32+:64];
+          loop_elapsed <= sub64(ctx_hdr[NNFAB_CTX_CYCLES*32+:64], ctx_hdr[NNFAB_CTX_LOOP_START*32+:64]);
           iterations <= ctx_hdr[NNFAB_CTX_ITERATIONS*32+:64];
           instret <= ctx_hdr[NNFAB_CTX_INSTRET*32+:64];
         end
@@ -625,6 +701,10 @@ module nnfab_seq (
               wd_armed <= 1'b1;
               wd_arms <= wd_arms + 31'd1;
               loop_start <= cycles;
+              // WDARM counts its own cycle: elapsed 1 next cycle, which no
+              // budget >= 1 exceeds.
+              loop_elapsed <= 64'd1;
+              loop_rearmed <= 1'b1;
             end
             if (fn == NNFAB_OP_WDOFF) wd_armed <= 1'b0;
           end
@@ -664,4 +744,57 @@ module nnfab_seq (
       end
     end
   end
+`ifndef SYNTHESIS
+  // ------------------------------------------------------ assertions
+  // docs/rtl.md "Assertions": an instruction executes only when every
+  // boundary check passed (the decoder's legality rules included); an expired
+  // budget stops the core at the boundary; the counters only grow while a
+  // program runs, CYCLES by at most one per clock.
+  state_t a_state;
+  logic [63:0] a_cycles, a_iterations, a_instret;
+  logic a_counting;
+  assign a_counting = a_state == S_LOAD || a_state == S_RUN || a_state == S_LOAD_WAIT || a_state == S_DIV;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      a_state <= S_IDLE;
+    end else begin
+      a_state <= state;
+      a_cycles <= cycles;
+      a_iterations <= iterations;
+      a_instret <= instret;
+      if (state == S_RUN && count_cycle)
+        assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
+        else $error("sequencer: executed an instruction that a boundary check stops");
+      // The registered checks equal the checks on the live counters, and the
+      // carry-save region check and address equal the plain arithmetic.
+      if (state == S_RUN && (is_ld || is_st)) begin
+        assert (mem_ok == ((!is_word || offset[1:0] == 2'b00) &&
+                           {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, data_size}))
+        else $error("sequencer: carry-save region check differs from offset + bytes <= DATA_SIZE");
+        assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
+        else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
+      end
+      if (state == S_RUN) begin
+        assert (loop_elapsed == cycles - loop_start) else $error("sequencer: loop_elapsed != CYCLES - LOOP_START");
+        assert (exec_expired == (exec_budget != 64'd0 && cycles >= exec_budget))
+        else $error("sequencer: registered EXEC_BUDGET check differs from the live one");
+        assert (loop_expired == (wd_armed && loop_budget != 64'd0 && cycles - loop_start > loop_budget))
+        else $error("sequencer: registered LOOP_BUDGET check differs from the live one");
+        assert (slice_end == (insn_limit != 32'd0 && retired >= insn_limit))
+        else $error("sequencer: registered INSN_LIMIT check differs from the live one");
+      end
+      if (state == S_RUN && (loop_expired || exec_expired))
+        assert (stop || bus_error) else $error("sequencer: budget expired without a stop");
+      if (retire) assert (!stop || (cls == NNFAB_CLASS_CTRL && fn == NNFAB_OP_HALT))
+        else $error("sequencer: retired and stopped in one cycle");
+      if (a_counting) begin
+        assert (cycles == a_cycles || cycles == a_cycles + 64'd1) else $error("CYCLES not monotonic (+0/+1 per clock)");
+        assert (instret == a_instret || instret == a_instret + 64'd1) else $error("INSTRET not monotonic");
+        assert (iterations == a_iterations || iterations == a_iterations + 64'd1)
+        else $error("ITERATIONS not monotonic");
+      end
+      if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+    end
+  end
+`endif
 endmodule

@@ -102,6 +102,15 @@ module nnfab_tensor (
   assign sbytes[1] = type_bytes(ty_q);
   assign sbytes[2] = type_bytes(ty_q);
 
+  // Element sizes are powers of two (1 or 4 bytes): alignment is a bit mask
+  // and a byte count a shift, never a divider or a multiplier.
+  function automatic misaligned(input [2:0] off, input [2:0] bytes);
+    misaligned = (off & (bytes - 3'd1)) != 3'd0;
+  endfunction
+  function automatic [63:0] to_bytes(input [63:0] n, input [2:0] bytes);
+    to_bytes = bytes == 3'd4 ? {n[61:0], 2'b00} : bytes == 3'd2 ? {n[62:0], 1'b0} : n;
+  endfunction
+
   // [off, off + len) inside [0, size), without wrap-around.
   function automatic in_region(input [63:0] off, input [63:0] len, input [31:0] size);
     in_region = off <= {32'd0, size} && len <= {32'd0, size} - off;
@@ -142,10 +151,10 @@ module nnfab_tensor (
   logic any_zero, dst_ok, src_ok;
   logic [63:0] src_bytes;
   assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
-  assign dst_ok = !big && mul_y <= {32'd0, size_q} && dst_q % {29'd0, rbytes} == 32'd0 &&
-      in_region({32'd0, dst_q}, mul_y * {61'd0, rbytes}, size_q);
-  assign src_bytes = (last + 64'd1) * {61'd0, sbytes[s]};
-  assign src_ok = !src_big && base[s] % {29'd0, sbytes[s]} == 32'd0 && in_region({32'd0, base[s]}, src_bytes, size_q);
+  assign dst_ok = !big && mul_y <= {32'd0, size_q} && !misaligned(dst_q[2:0], rbytes) &&
+      in_region({32'd0, dst_q}, to_bytes(mul_y, rbytes), size_q);
+  assign src_bytes = to_bytes(last + 64'd1, sbytes[s]);
+  assign src_ok = !src_big && !misaligned(base[s][2:0], sbytes[s]) && in_region({32'd0, base[s]}, src_bytes, size_q);
 
   // elements <= DATA_SIZE once the destination check passed.
   logic unused_ok;
@@ -153,11 +162,20 @@ module nnfab_tensor (
 
   // ---------------------------------------------------------- engines
   logic e_start, e_busy, e_done, v_start, v_busy, v_done;
+  logic [31:0] total_bytes;
+  assign total_bytes = rbytes == 3'd4 ? {elements[29:0], 2'b00} : rbytes == 3'd2 ? {elements[30:0], 1'b0} : elements[31:0];
   logic [63:0] abs_base[3], abs_dst;
-  assign abs_dst = data_addr_q + {32'd0, dst_q};
-  assign abs_base[0] = data_addr_q + {32'd0, base[0]};
-  assign abs_base[1] = data_addr_q + {32'd0, base[1]};
-  assign abs_base[2] = data_addr_q + {32'd0, base[2]};
+  // DATA_ADDR + offset: the low word adds, the high word takes the carry
+  // from a parallel increment (carry select; a 64-bit chain is too long).
+  function automatic [63:0] absolute(input [63:0] region, input [31:0] off);
+    logic [32:0] lo;
+    lo = {1'b0, region[31:0]} + {1'b0, off};
+    absolute = {lo[32] ? region[63:32] + 32'd1 : region[63:32], lo[31:0]};
+  endfunction
+  assign abs_dst = absolute(data_addr_q, dst_q);
+  assign abs_base[0] = absolute(data_addr_q, base[0]);
+  assign abs_base[1] = absolute(data_addr_q, base[1]);
+  assign abs_base[2] = absolute(data_addr_q, base[2]);
 
   logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready;
   logic [63:0] e_rd_addr, v_rd_addr;
@@ -213,7 +231,7 @@ module nnfab_tensor (
       .src1(abs_base[1]),
       .src2(abs_base[2]),
       .dst(abs_dst),
-      .total_bytes(elements[31:0] * {29'd0, rbytes}),
+      .total_bytes(total_bytes),
       .busy(v_busy),
       .done(v_done),
       .rd_valid(v_rd_valid),
@@ -238,7 +256,7 @@ module nnfab_tensor (
   assign d_rd_valid = state == T_DESC_READ && writes_idle;
   assign d_r_ready = state == T_DESC_WAIT;
   assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid;
-  assign rd_addr = d_rd_valid ? data_addr_q + {32'd0, desc_q} : e_rd_valid ? e_rd_addr : v_rd_addr;
+  assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : v_rd_addr;
   assign rd_len = v_rd_valid ? v_rd_len : 8'd0;
   assign r_ready = d_r_ready || e_r_ready || v_r_ready;
   assign busy = state != T_IDLE;

@@ -1,8 +1,11 @@
 // The tensor unit's element engine: any strides (broadcast included), any
 // element sizes, DIV. It walks the output in row-major order, one element
-// per cycle while each source's element is in the beat it holds (one cached
-// beat per source: broadcasts and contiguous rows hit), fetching a beat on a
-// miss. Results gather in one beat-wide buffer that goes out as a
+// every three cycles while each source's element is in the beat it holds
+// (one cached beat per source: broadcasts and contiguous rows hit), fetching
+// a beat on a miss. The three stages keep each register-to-register path
+// short (docs/rtl.md "Timing"): E_ADDR forms the element addresses, E_RUN
+// checks the cached beats and picks the operands, E_EXEC runs the ALU (or
+// starts the divider) into the result buffer. Results gather in one beat-wide buffer that goes out as a
 // single-beat posted write (with byte strobes) when the next element falls
 // into another beat.
 `include "nnfab_isa.svh"
@@ -43,9 +46,11 @@ module nnfab_tensor_elem (
     output logic [63:0]   sq_strb,
     input  logic          sq_full
 );
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     E_IDLE,
+    E_ADDR,
     E_RUN,
+    E_EXEC,
     E_READ,
     E_WAIT,
     E_DIV,
@@ -67,7 +72,8 @@ module nnfab_tensor_elem (
   logic [57:0] cache_beat[3];
   logic cache_ok[3];
   logic [1:0] miss_src;
-  logic [63:0] addr[3];
+  logic [63:0] addr[3], addr_q[3];
+  logic [31:0] v_q[3];
   logic hit[3];
   logic all_hit;
   logic [63:0] out_addr;
@@ -84,12 +90,16 @@ module nnfab_tensor_elem (
     end
   end
 
+  logic [42:0] lo;
   always_comb begin
     all_hit = 1'b1;
     miss_src = 2'd0;
     for (int s = 2; s >= 0; s--) begin
-      addr[s] = base[s] + ({{(64 - IW) {1'b0}}, cur[s]} << (sb[s] == 3'd4 ? 2 : 0));
-      hit[s] = s >= {30'd0, nsrc} || (cache_ok[s] && cache_beat[s] == addr[s][63:6]);
+      // base + index * size: the low 42 bits add, the high 22 bits take the
+      // carry from a precomputed increment (carry select).
+      lo = {1'b0, base[s][41:0]} + {1'b0, {2'b00, cur[s]} << (sb[s] == 3'd4 ? 2 : 0)};
+      addr[s] = {lo[42] ? base[s][63:42] + 22'd1 : base[s][63:42], lo[41:0]};
+      hit[s] = s >= {30'd0, nsrc} || (cache_ok[s] && cache_beat[s] == addr_q[s][63:6]);
       if (!hit[s]) begin
         all_hit = 1'b0;
         miss_src = 2'(s);
@@ -103,16 +113,16 @@ module nnfab_tensor_elem (
   logic div_start, div_busy, div_done;
   always_comb begin
     for (int s = 0; s < 3; s++) begin
-      if (sb[s] == 3'd4) v[s] = cache[s][{addr[s][5:0], 3'd0}+:32];
-      else v[s] = {24'd0, cache[s][{addr[s][5:0], 3'd0}+:8]};
+      if (sb[s] == 3'd4) v[s] = cache[s][{addr_q[s][5:0], 3'd0}+:32];
+      else v[s] = {24'd0, cache[s][{addr_q[s][5:0], 3'd0}+:8]};
     end
   end
 
   nnfab_alu u_alu (
       .fn(fn),
-      .a(v[0]),
-      .b(v[1]),
-      .c(v[2]),
+      .a(v_q[0]),
+      .b(v_q[1]),
+      .c(v_q[2]),
       .y(alu_y)
   );
 
@@ -120,30 +130,35 @@ module nnfab_tensor_elem (
       .clk(clk),
       .rst(rst),
       .start(div_start),
-      .a(v[0]),
-      .b(v[1]),
+      .a(v_q[0]),
+      .b(v_q[1]),
       .busy(div_busy),
       .done(div_done),
       .q(div_q)
   );
 
   logic is_div, emit, out_other_beat;
+  // The next output byte address: a 32-bit add, the high half by carry select.
+  logic [32:0] out_lo;
+  logic [63:0] next_out;
+  assign out_lo = {1'b0, out_addr[31:0]} + {30'd0, rbytes};
+  assign next_out = {out_lo[32] ? out_addr[63:32] + 32'd1 : out_addr[63:32], out_lo[31:0]};
   assign is_div = fn == NNFAB_FN_DIV;
   assign y = is_div ? div_q : alu_y;
   assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
   // An element is produced in E_RUN when every source hits (E_DIV when the
   // divider finishes) and its result fits into the buffer.
-  assign emit = ((state == E_RUN && all_hit && !is_div) || (state == E_DIV && div_done)) && !out_other_beat;
-  assign div_start = state == E_RUN && all_hit && is_div && !div_busy && !out_other_beat;
+  assign emit = ((state == E_EXEC && !is_div) || (state == E_DIV && div_done)) && !out_other_beat;
+  assign div_start = state == E_EXEC && is_div && !div_busy && !out_other_beat;
 
   assign busy = state != E_IDLE;
   assign done = state == E_DONE;
   assign rd_valid = state == E_READ;
-  assign rd_addr = {addr[miss_src][63:6], 6'd0};
+  assign rd_addr = {addr_q[miss_src][63:6], 6'd0};
   assign r_ready = state == E_WAIT;
   // Flush the buffer when the next element leaves its beat, and at the end.
   assign sq_push = buf_valid && !sq_full && (out_other_beat || state == E_FLUSH) &&
-      (state == E_RUN || state == E_DIV || state == E_FLUSH);
+      (state == E_EXEC || state == E_DIV || state == E_FLUSH);
   assign sq_addr = {buf_beat, 6'd0};
   assign sq_data = buf_data;
   assign sq_strb = buf_strb;
@@ -182,15 +197,24 @@ module nnfab_tensor_elem (
           left <= elements;
           out_addr <= dst;
           buf_valid <= 1'b0;
+          state <= E_ADDR;
+        end
+        E_ADDR: begin
+          for (int s = 0; s < 3; s++) addr_q[s] <= addr[s];
           state <= E_RUN;
         end
-        E_RUN: if (!all_hit) state <= E_READ;
-        else if (div_start) state <= E_DIV;
+        E_RUN:
+        if (!all_hit) state <= E_READ;
+        else begin
+          for (int s = 0; s < 3; s++) v_q[s] <= v[s];
+          state <= E_EXEC;
+        end
+        E_EXEC: if (div_start) state <= E_DIV;
         E_READ: if (rd_ready) state <= E_WAIT;
         E_WAIT:
         if (r_valid) begin
           cache[miss_src] <= r_data;
-          cache_beat[miss_src] <= addr[miss_src][63:6];
+          cache_beat[miss_src] <= addr_q[miss_src][63:6];
           cache_ok[miss_src] <= 1'b1;
           state <= E_RUN;
         end
@@ -206,16 +230,17 @@ module nnfab_tensor_elem (
           buf_beat <= out_addr[63:6];
         end
         buf_valid <= 1'b1;
-        if (rbytes == 3'd4) begin
-          buf_data[{out_addr[5:0], 3'd0}+:32] <= y;
-          buf_strb[out_addr[5:0]+:4] <= 4'hF;
-        end else begin
-          buf_data[{out_addr[5:0], 3'd0}+:8] <= y[7:0];
-          buf_strb[out_addr[5:0]] <= 1'b1;
-        end
-        out_addr <= out_addr + {61'd0, rbytes};
+        // Per byte lane: a decode of the output address, not a 512-bit
+        // shifter. INT32 results are 4-byte aligned (the destination check),
+        // so byte i of the beat takes byte i % 4 of the result.
+        for (int i = 0; i < 64; i++)
+          if (rbytes == 3'd4 ? 4'(i / 4) == out_addr[5:2] : 6'(i) == out_addr[5:0]) begin
+            buf_data[i*8+:8] <= rbytes == 3'd4 ? y[(i%4)*8+:8] : y[7:0];
+            buf_strb[i] <= 1'b1;
+          end
+        out_addr <= next_out;
         left <= left - 32'd1;
-        state <= left == 32'd1 ? E_FLUSH : E_RUN;
+        state <= left == 32'd1 ? E_FLUSH : E_ADDR;
         // Next output index, row-major with i3 fastest.
         for (int s = 0; s < 3; s++) begin
           if (i3 + 32'd1 != dim3) begin

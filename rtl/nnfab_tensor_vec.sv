@@ -61,6 +61,17 @@ module nnfab_tensor_vec #(
     V_ABORT
   } vstate_t;
 
+  // The next beat after a burst of n beats that never crosses 4 KiB: the page
+  // number only increments, in two halves (docs/rtl.md "Timing").
+  function automatic [57:0] after_burst(input [57:0] beat, input [6:0] n);
+    logic [6:0] lo;
+    logic [51:0] page;
+    lo = {1'b0, beat[5:0]} + n;
+    page = beat[57:6];
+    if (lo[6]) page = {page[51:26] + {25'd0, page[25:0] == 26'h3FF_FFFF}, page[25:0] + 26'd1};
+    after_burst = {page, lo[5:0]};
+  endfunction
+
   vstate_t state;
   logic [4:0] fn_q;
   logic [1:0] n_q;
@@ -81,9 +92,10 @@ module nnfab_tensor_vec #(
   // ------------------------------------------------------------- reads
   logic [57:0] nf[3];          // next beat to fetch
   logic [31:0] fetch_left[3];
-  logic [31:0] inflight[3];
+  logic [FIFO_LOG2+1:0] inflight[3];  // beats requested, not yet in the FIFO (<= DEPTH)
   logic [FIFO_LOG2+1:0] fcount[3];
-  logic [31:0] space[3], burst[3];
+  logic [FIFO_LOG2+1:0] space[3];
+  logic [31:0] burst[3];
   logic want[3];
   logic [1:0] rr, pick;
   logic pick_ok;
@@ -95,10 +107,12 @@ module nnfab_tensor_vec #(
 
   always_comb begin
     for (int s = 0; s < 3; s++) begin
-      space[s] = DEPTH[31:0] - {{(30 - FIFO_LOG2) {1'b0}}, fcount[s]} - inflight[s];
+      // Narrow arithmetic (docs/rtl.md "Timing"): the FIFO counts fit in
+      // FIFO_LOG2 + 2 bits, and a burst is at most 64 beats.
+      space[s] = DEPTH[FIFO_LOG2+1:0] - fcount[s] - inflight[s];
       burst[s] = {25'd0, 7'd64 - {1'b0, nf[s][5:0]}};
-      if (fetch_left[s] < burst[s]) burst[s] = fetch_left[s];
-      want[s] = used[s] && fetch_left[s] != 32'd0 && space[s] >= burst[s];
+      if (fetch_left[s][31:7] == 25'd0 && fetch_left[s][6:0] < burst[s][6:0]) burst[s] = fetch_left[s];
+      want[s] = used[s] && fetch_left[s] != 32'd0 && {{(FIFO_LOG2 - 5) {1'b0}}, burst[s][6:0]} <= space[s];
     end
     // Round robin from rr, so that A, B and C take turns on the read port.
     pick = rr;
@@ -245,19 +259,24 @@ module nnfab_tensor_vec #(
       // its bursts out (the data port drops their beats).
       if (ar_fire) begin
         tag_w <= tag_w + 1'b1;
-        nf[pick] <= nf[pick] + {26'd0, burst[pick]};
-        fetch_left[pick] <= fetch_left[pick] - burst[pick];
+        // Each source computes its own next state; the pick only enables one
+        // (muxing by pick before the arithmetic would chain the two).
+        for (int s = 0; s < 3; s++)
+          if (pick == 2'(s)) begin
+            nf[s] <= after_burst(nf[s], burst[s][6:0]);
+            fetch_left[s] <= fetch_left[s] - burst[s];
+          end
         rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
       end
       if (r_fire && r_last) tag_r <= tag_r + 1'b1;
       tag_count <= tag_count + {{TAG_LOG2{1'b0}}, ar_fire} - {{TAG_LOG2{1'b0}}, r_fire && r_last};
       for (int s = 0; s < 3; s++)
-        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? burst[s] : 32'd0) -
-            {31'd0, r_fire && r_tag == 2'(s)};
+        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? burst[s][FIFO_LOG2+1:0] : '0) -
+            {{(FIFO_LOG2 + 1) {1'b0}}, r_fire && r_tag == 2'(s)};
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
       if (w_take) wq_valid <= 1'b0;
       if (aw_fire) begin
-        aw_beat <= aw_beat + {26'd0, aw_burst};
+        aw_beat <= after_burst(aw_beat, aw_burst[6:0]);
         aw_left <= aw_left - aw_burst;
         aw_sent <= aw_sent + aw_burst;
       end

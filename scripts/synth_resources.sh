@@ -1,38 +1,36 @@
 #!/usr/bin/env bash
-# Synthesizes the RTL core (rtl/*.sv) with yosys for Xilinx UltraScale+
-# (synth_xilinx -family xcup -noiopad), checks that no latch was inferred, and
-# writes the resource table into docs/rtl.md between its generated markers.
-# Takes a few minutes; not part of ctest.
-#   scripts/synth_resources.sh [BUILD_DIR]   (BUILD_DIR holds generated/nnfab_isa.svh;
-#                                            default build/default, built if missing)
+# Synthesizes the RTL core with scripts/synth_depth.sh (the one Yosys run:
+# synth_xilinx -family xcup -noiopad -flatten, no latches, resources, ltp
+# depth, the ten worst end points) and writes the resource and depth table
+# into docs/rtl.md between its generated markers. About 12 minutes; not part
+# of ctest (scripts/check_depth.sh is the pass/fail check on the depth).
+#   scripts/synth_resources.sh [-r DIR] [BUILD_DIR]
+# BUILD_DIR holds generated/nnfab_isa.svh (default build/default, built if
+# missing). -r DIR reuses the results of an earlier
+# `scripts/synth_depth.sh -o DIR` of the same RTL instead of synthesizing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+reuse=""
+while getopts "r:" opt; do
+  case $opt in
+    r) reuse=$OPTARG ;;
+    *) echo "usage: $0 [-r DIR] [BUILD_DIR]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
 build="${1:-build/default}"
-svh="$build/generated/nnfab_isa.svh"
-if [ ! -f "$svh" ]; then
-  cmake --build "$build" --target isa-headers >&2
+if [ -n "$reuse" ]; then
+  out="$reuse"
+else
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+  scripts/synth_depth.sh -o "$out" "$build" > /dev/null
 fi
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
-sources=$(ls rtl/*.sv | tr '\n' ' ')
-start=$(date +%s)
-yosys -p "read_verilog -sv -I$build/generated $sources; synth_xilinx -family xcup -noiopad -top nnfab_core; select -assert-none t:\$dlatch t:\$_DLATCH_* t:LDCE t:LDPE; stat" > "$log" 2>&1 || {
-  tail -30 "$log" >&2
-  echo "synth_resources: yosys failed (see above)" >&2
-  exit 1
-}
-seconds=$(( $(date +%s) - start ))
-# proc_dlatch says "Latch inferred for signal ..." for each latch (and "No
-# latch inferred" for every clean process).
-if grep -q "^Latch inferred" "$log"; then
-  grep "^Latch inferred" "$log" >&2
-  echo "synth_resources: latches inferred" >&2
-  exit 1
-fi
+seconds=$(cat "$out/seconds")
+stat="$out/stat.txt"
 
-# The top-level "Number of cells" block of `stat` (the last one printed).
-count() {  # sum of the cells whose type matches the regex
-  awk -v re="$1" '/=== design hierarchy ===/ {top=1} top && $1 ~ re && $2 ~ /^[0-9]+$/ {n += $2} END {print n+0}' "$log"
+count() {  # sum of the cells of the flattened top whose type matches the regex
+  awk -v re="$1" '$1 ~ re && $2 ~ /^[0-9]+$/ {n += $2} END {print n+0}' "$stat"
 }
 lut=$(count '^LUT[1-6]$')
 ff=$(count '^FD[A-Z]*$')
@@ -42,6 +40,11 @@ bram18=$(count '^RAMB18E2$')
 lutram=$(count '^RAM(32|64|128|256)[A-Z0-9]*$')
 carry=$(count '^CARRY[48]$')
 muxf=$(count '^MUXF[789]$')
+depth=$(sed -n 's/.*Longest topological path in [^ ]* (length=\([0-9]*\)).*/\1/p' "$out/ltp.txt" | tail -1)
+paths=$(sed -n '2,/^worst per unit/p' "$out/paths.txt" | grep -v '^worst per unit' |
+  sed 's/^ *\([0-9]*\)  \(.*\)  ->  \(.*\)$/| \1 | `\2` | `\3` |/')
+units=$(sed -n '/^worst per unit/,$p' "$out/paths.txt" | tail -n +2 |
+  sed 's/^ *\([0-9]*\)  \([^ ]*\)  \(.*\)  ->  \(.*\)$/| `\2` | \1 | `\3` | `\4` |/')
 version=$(yosys -V | awk '{print $1, $2}')
 
 table=$(cat <<TABLE
@@ -54,8 +57,22 @@ table=$(cat <<TABLE
 | BRAM (RAMB36E2 / RAMB18E2) | $bram36 / $bram18 |
 | CARRY | $carry |
 | MUXF7/8/9 | $muxf |
+| **Longest path (cells, \`ltp\`)** | **$depth** |
 
-$version, \`synth_xilinx -family xcup -noiopad -top nnfab_core\`, no latches, $seconds s
+The ten worst end points and the start of the worst path into each
+(cells; \`scripts/synth_paths.py\`):
+
+| Cells | Start | End |
+|---|---|---|
+$paths
+
+The worst path into each unit of the flattened core:
+
+| Unit | Cells | Start | End |
+|---|---|---|---|
+$units
+
+$version, \`synth_xilinx -family xcup -noiopad -top nnfab_core -flatten\`, no latches, $seconds s
 (\`scripts/synth_resources.sh\`).
 TABLE
 )
@@ -68,4 +85,4 @@ b = text.index(begin) + len(begin)
 e = text.index(end, b)
 open(path, "w").write(text[:b] + sys.argv[1] + "\n" + text[e:])
 PY
-echo "synth_resources: docs/rtl.md updated ($seconds s)" >&2
+echo "synth_resources: docs/rtl.md updated (depth $depth, $seconds s)" >&2

@@ -92,6 +92,9 @@ class AxiMemory {
   void failNextAccess() { failNext_ = true; }
   // The memory stops answering: no ready, no data, no response.
   void hang() { hung_ = true; }
+  // A misbehaving slave: one write response nobody asked for, at once. The
+  // core's assertions must catch it (docs/rtl.md "Assertions").
+  void respondUnasked() { responses_.push_back(Response{kOkay, 0}); }
 
   const AxiMemoryConfig& config() const { return config_; }
   bool idle() const { return reads_.empty() && writes_.empty() && wbeats_.empty() && responses_.empty(); }

@@ -5,6 +5,8 @@
 
 #include "Vnnfab_core.h"
 #include "Vnnfab_core___024root.h"
+#include "rtl_assert.h"
+#include "sim_coverage.h"
 
 namespace nnfab::sim {
 
@@ -28,12 +30,17 @@ struct SimHarness::Impl {
   uint32_t rdata = 0;
   bool idle = true;
   uint64_t startCycle = 0, stopCycle = 0, stops = 0;
+  // m_axi_data bookkeeping for the coverage (sim_coverage.h).
+  int64_t awWithoutW = 0, readsOut = 0, writesOut = 0;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
         prog("m_axi_prog", config.memory, map),
         data("m_axi_data", config.memory, map),
         registerTimeout(config.registerTimeoutCycles) {
+    // A failed assertion must not abort the process: vl_stop (rtl_assert.cpp)
+    // records it and tick() throws.
+    context->fatalOnError(false);
     if (!config.traceFile.empty()) context->traceEverOn(true);
     top = std::make_unique<Vnnfab_core>(context.get(), "nnfab_core");
     if (!config.traceFile.empty()) {
@@ -115,22 +122,55 @@ struct SimHarness::Impl {
     arFire = top->s_axi_control_arvalid && top->s_axi_control_arready;
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
+    if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
+    const AxiMasterOut dm = dataOut();
+    countAxi(dm, ds);
     prog.edge(cycle, progOut(), ps);
-    data.edge(cycle, dataOut(), ds);
+    data.edge(cycle, dm, ds);
     top->ap_clk = 1;
     top->eval();
     if (trace) trace->dump(2 * cycle + 1);
     ++cycle;
+    if (context->gotError()) {
+      context->gotError(false);
+      context->gotFinish(false);
+      throw RtlAssertionError("RTL assertion failed at cycle " + std::to_string(cycle) + ": " +
+                              takeRtlAssertionFailure());
+    }
     const bool nowIdle = top->rootp->nnfab_core__DOT__sim_idle;
     if (nowIdle != idle) {
       idle = nowIdle;
       if (idle) {
         stopCycle = cycle;
         ++stops;
+        ++coverage().stops[top->rootp->nnfab_core__DOT__sim_status % 32];
       } else {
         startCycle = cycle;
       }
     }
+  }
+
+  static SimCoverage& coverage() { return SimCoverage::process(); }
+
+  static uint32_t burstClass(uint32_t len, uint32_t first) {
+    return first + (len == 0 ? 0 : len < 15 ? 1 : len < 63 ? 2 : 3);
+  }
+
+  // One clock of m_axi_data, from the values the edge will sample.
+  void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s) {
+    SimCoverage& c = coverage();
+    const bool ar = m.arvalid && s.arready, aw = m.awvalid && s.awready, w = m.wvalid && s.wready;
+    if (ar) ++c.axi[burstClass(m.arlen, SimCoverage::kReadBurst1)];
+    if (aw) ++c.axi[burstClass(m.awlen, SimCoverage::kWriteBurst1)];
+    if (m.arvalid && !s.arready) ++c.axi[SimCoverage::kArWaitsForSlave];
+    if (m.awvalid && !s.awready) ++c.axi[SimCoverage::kAwWaitsForSlave];
+    if (m.wvalid && !s.wready) ++c.axi[SimCoverage::kWWaitsForSlave];
+    if (s.rvalid && !m.rready) ++c.axi[SimCoverage::kRWaitsForCore];
+    if (m.wvalid && awWithoutW + (aw ? 1 : 0) <= 0) ++c.axi[SimCoverage::kWBeforeAw];
+    if (readsOut > 0 && writesOut > 0) ++c.axi[SimCoverage::kReadsAndWritesAtOnce];
+    awWithoutW += (aw ? 1 : 0) - (w && m.wlast ? 1 : 0);
+    readsOut += (ar ? 1 : 0) - (s.rvalid && m.rready && s.rlast ? 1 : 0);
+    writesOut += (aw ? 1 : 0) - (s.bvalid && m.bready ? 1 : 0);
   }
 
   void checkTimeout(uint64_t start, const char* what) const {
@@ -215,6 +255,7 @@ void SimHarness::reset(uint32_t cycles) {
   // The memories forget what the core asked for during the reset.
   impl_->prog.reset();
   impl_->data.reset();
+  impl_->awWithoutW = impl_->readsOut = impl_->writesOut = 0;
 }
 
 bool SimHarness::coreIdle() const { return impl_->idle; }

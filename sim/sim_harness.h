@@ -7,11 +7,20 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "axi_memory.h"
 
 namespace nnfab::sim {
+
+// A SystemVerilog assertion of the RTL failed (an RTL bug, or a memory
+// model breaking the AXI rules): what() names the assertion's file and line;
+// Verilator has printed its message.
+class RtlAssertionError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 struct HarnessConfig {
   AxiMemoryConfig memory;
@@ -26,7 +35,7 @@ class SimHarness {
   SimHarness(const SimHarness&) = delete;
   SimHarness& operator=(const SimHarness&) = delete;
 
-  // One ap_clk cycle.
+  // One ap_clk cycle. Throws RtlAssertionError when an assertion failed.
   void tick();
   // Clocks up to `cycles` cycles; stops early once the core is idle if
   // `untilIdle`. Returns the cycles clocked.
