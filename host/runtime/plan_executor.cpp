@@ -246,8 +246,14 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
     if (isCancelled(run.options)) return cancelledStatus(prepared.where());
     Status status;
     switch (prepared.step->kind) {
-      case StepKind::CPU: status = runCpu(prepared, top.frame, run); break;
-      case StepKind::FABRIC: status = runFabric(prepared, top.frame, run); break;
+      case StepKind::CPU:
+        status = runCpu(prepared, top.frame, run);
+        ++top.next;
+        break;
+      case StepKind::FABRIC:
+        status = runFabric(prepared, top.frame, run);
+        ++top.next;
+        break;
       case StepKind::IF: status = enterIf(prepared, stack, run); break;
       case StepKind::WHILE: status = enterWhile(prepared, stack, run); break;
     }
