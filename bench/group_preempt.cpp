@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench_groups.h"
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 #include "fabric/core_status.h"
 #include "compiler/compiler.h"
 #include "fabric/step_runner.h"

@@ -7,7 +7,7 @@
 
 #include "core_alu.h"
 #include "core_mem.h"
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 #include "nnfab_isa.h"
 
 namespace nnfab {

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 
 // One start of the core (ap_start .. ap_done). Arguments in register-map
 // order; the m_axi pointers are the device addresses PROG_ADDR, DATA_ADDR and

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::runtime {

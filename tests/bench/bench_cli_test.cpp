@@ -1,5 +1,5 @@
 // `nnfab bench` as users run it: every metric in the JSON with its unit, the
-// hls figures equal to what the cycle model (hls/cycle_model.h) predicts for
+// hls figures equal to what the cycle model (isa/cycle_model.h) predicts for
 // the programs the compiler emits, and usage errors with exit code 2.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -12,7 +12,7 @@
 #include "bench/bench_device.h"
 #include "bench/bench_models.h"
 #include "compiler/compiler.h"
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 #include "nnfab_isa.h"
 #include "support/cli_fixture.h"
 #include "support/model_builder.h"

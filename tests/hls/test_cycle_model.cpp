@@ -3,7 +3,7 @@
 // counter loop's cycles per iteration, and an elementwise ADD of 1M INT32.
 #include <gtest/gtest.h>
 
-#include "cycle_model.h"
+#include "isa/cycle_model.h"
 #include "hls/tensor_test_util.h"
 
 namespace nnfab::fabric::test {
