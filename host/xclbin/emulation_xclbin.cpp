@@ -61,6 +61,11 @@ Result<std::string> emulationBitstream(const std::string& deviceProgram, const s
         << "# XRT's hw_emu shim runs this in place of an XSim simulation: nnfab's\n"
         << "# device process serves the shim's socket with the Verilated core.\n"
         << "exec " << shellQuote(deviceProgram) << " " << arguments << "\n";
+    out.close();
+    if (!out) {
+      fs::remove_all(dir, ec);
+      return generalFailure(fmt::format("cannot write {}", script.string()));
+    }
   }
   fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                               fs::perms::others_read | fs::perms::others_exec, ec);

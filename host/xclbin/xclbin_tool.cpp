@@ -24,9 +24,10 @@ int main(int argc, char** argv) {
   }
   std::ofstream out(output, std::ios::binary);
   out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  out.close();  // a full disk shows only when the buffer is flushed
   if (!out) {
     fmt::print(stderr, "nnfab-xclbin: cannot write {}\n", output);
-    return 1;
+    return 2;
   }
   return 0;
 }

@@ -151,5 +151,11 @@ int sc_main(int argc, char** argv) {
   for (const std::optional<double>* v : {&a.ddrReadGBps, &a.ddrWriteGBps, &a.h2dGBps, &a.d2hGBps}) {
     if (*v && !(**v > 0)) return usageError("bandwidths must be positive");
   }
-  return run(a);
+  const int code = run(a);
+  // A result that could not be written (a full disk) is not a success.
+  if (!std::cout.flush()) {
+    fmt::print(stderr, "nnfab_platform: writing to standard output failed\n");
+    return kExitUsage;
+  }
+  return code;
 }
