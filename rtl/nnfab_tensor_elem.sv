@@ -107,14 +107,20 @@ module nnfab_tensor_elem (
     end
   end
 
-  // The element of each source, zero-extended, and the result.
+  // The element of each source, zero-extended, and the result. The line is
+  // read through a copy padded by one word: for a source whose address is
+  // not (yet) meaningful — an unused source, an address that faults — the
+  // 32-bit select would otherwise reach past bit 511, which hardware reads
+  // as don't-care but a C++ simulation reads out of bounds.
   logic [31:0] v[3];
+  logic [543:0] line_pad[3];
   logic [31:0] alu_y, div_q, y;
   logic div_start, div_busy, div_done;
   always_comb begin
     for (int s = 0; s < 3; s++) begin
-      if (sb[s] == 3'd4) v[s] = cache[s][{addr_q[s][5:0], 3'd0}+:32];
-      else v[s] = {24'd0, cache[s][{addr_q[s][5:0], 3'd0}+:8]};
+      line_pad[s] = {32'd0, cache[s]};
+      if (sb[s] == 3'd4) v[s] = line_pad[s][{1'b0, addr_q[s][5:0], 3'd0}+:32];
+      else v[s] = {24'd0, line_pad[s][{1'b0, addr_q[s][5:0], 3'd0}+:8]};
     end
   end
 
