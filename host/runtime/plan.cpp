@@ -125,6 +125,7 @@ std::string_view toString(ReasonCode code) {
     case ReasonCode::NESTING_DEPTH: return "nesting_depth";
     case ReasonCode::NOTHING_FOR_FABRIC: return "nothing_for_fabric";
     case ReasonCode::NOT_WORTH_HANDOFFS: return "not_worth_handoffs";
+    case ReasonCode::NO_FABRIC: return "no_fabric";
   }
   return "unknown";
 }
@@ -178,11 +179,14 @@ std::string formatPlanJson(const Model& model, const Plan& plan, std::string_vie
       for (size_t k = 0; k < step.operations.size(); ++k) {
         const uint32_t i = step.operations[k];
         ordered_json op = {{"index", i}, {"type", std::string(toString(sg.operations[i].type))}};
-        const bool onFabric = step.reasons[k].empty();
+        const bool onFabric = step.kind == StepKind::FABRIC;
         op["onFabric"] = onFabric;
         if (!onFabric) {
-          op["reasonCode"] = std::string(toString(step.codes[k]));
-          op["reason"] = step.reasons[k];
+          const ReasonCode code = k < step.codes.size() ? step.codes[k] : ReasonCode::NONE;
+          op["reasonCode"] = std::string(toString(code == ReasonCode::NONE ? ReasonCode::NO_FABRIC : code));
+          op["reason"] = step.reasons[k].empty()
+                             ? fmt::format("{} has no fabric: its CPU executor runs every operation", fabricName)
+                             : step.reasons[k];
         }
         ops.push_back(std::move(op));
       }

@@ -30,6 +30,27 @@ TEST_F(PartitionCli, PrintsTheCpuPlan) {
   EXPECT_EQ(o.err, "");
 }
 
+// The cpu device has no fabric: every operation is off it, with the code
+// no_fabric, while the text plan stays as above.
+TEST_F(PartitionCli, JsonOnTheCpuGivesEveryOperationNoFabric) {
+  const Outcome o = nnfab("partition --json examples/if_abs_scale.json --device cpu");
+  ASSERT_EQ(o.exitCode, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["device"], "cpu");
+  EXPECT_EQ(doc["fabricSteps"], 0);
+  size_t operations = 0;
+  for (const auto& step : doc["subgraphs"][0]["steps"]) {
+    EXPECT_EQ(step["kind"], "cpu");
+    for (const auto& op : step["operations"]) {
+      ++operations;
+      EXPECT_EQ(op["onFabric"], false);
+      EXPECT_EQ(op["reasonCode"], "no_fabric");
+      EXPECT_FALSE(op["reason"].get<std::string>().empty());
+    }
+  }
+  EXPECT_GT(operations, 0u);
+}
+
 TEST_F(PartitionCli, DefaultsToTheMostHardwareLikeDevice) {
   const Outcome o = nnfab("partition examples/if_abs_scale.json");
   EXPECT_EQ(o.exitCode, 0) << o.err;

@@ -345,6 +345,7 @@ TEST(ReasonCodes, StringsAreStable) {
   EXPECT_EQ(toString(ReasonCode::NESTING_DEPTH), "nesting_depth");
   EXPECT_EQ(toString(ReasonCode::NOTHING_FOR_FABRIC), "nothing_for_fabric");
   EXPECT_EQ(toString(ReasonCode::NOT_WORTH_HANDOFFS), "not_worth_handoffs");
+  EXPECT_EQ(toString(ReasonCode::NO_FABRIC), "no_fabric");
 }
 
 // Every operation off the fabric has a code, every one on it none.
@@ -425,7 +426,7 @@ TEST(PlanJson, IsValidAndNamesKindsDevicesAndCodes) {
 TEST(PlanJson, EveryOperationOffTheFabricHasAKnownCodeAndASentence) {
   const std::vector<std::string> known = {"unsupported_operation", "unsupported_type", "unknown_shape",
                                           "part_unsupported",      "not_cheaper",      "nesting_depth",
-                                          "nothing_for_fabric",    "not_worth_handoffs"};
+                                          "nothing_for_fabric",    "not_worth_handoffs", "no_fabric"};
   std::vector<Model> models = {testing::mixedModel(), testing::mixedLoop(), testing::floatLoop(),
                                testing::intIf(true), testing::deepMixedChain(kMaxInterpretedDepth + 3)};
   for (uint64_t seed = 1; seed <= 50; ++seed) models.push_back(testing::randomModel(seed));
