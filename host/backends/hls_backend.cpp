@@ -15,6 +15,8 @@ constexpr uint32_t kWordBytes = sizeof(uint32_t);
 constexpr uint32_t kGieMask = 0x1u;
 constexpr uint32_t kIrqMask = 0x3u;
 constexpr uint32_t kInstructionAlignment = sizeof(uint64_t);
+// Inline slices are short, so that the cycle budget is checked often.
+constexpr uint32_t kInlineSliceInstructions = 256;
 
 constexpr uint32_t word(uint32_t offset) { return offset / kWordBytes; }
 constexpr uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -67,7 +69,7 @@ void HlsBackend::updatePreemptLines() {
 
 void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
   if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   switch (offset) {
     case isa::kRegAP_CTRL:
       // The core accepts a start at once when idle; a start while it runs is
@@ -76,10 +78,30 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
         std::copy(std::begin(regs_), std::end(regs_), std::begin(latched_));
         latchedFault_ = fault_;
         running_ = true;
-        startPending_ = true;
         done_ = false;
         ready_ = false;
-        wake_.notify_all();
+        if (latchedFault_ != InjectedFault::NONE || options_.inlineInstructions == 0) {
+          startPending_ = true;
+          wake_.notify_all();
+          return;
+        }
+        // The first instructions run here, without waking the worker: most
+        // fabric steps end within them (see inlineInstructions).
+        uint32_t args[kRegisterWords];
+        std::copy(std::begin(latched_), std::end(latched_), std::begin(args));
+        lock.unlock();
+        Stop stop;
+        Progress progress;
+        const Outcome outcome = execute(args, InjectedFault::NONE, &stop, &progress, options_.inlineInstructions);
+        lock.lock();
+        if (outcome == Outcome::BUDGET) {
+          std::copy(std::begin(args), std::end(args), std::begin(continueArgs_));
+          continueProgress_ = progress;
+          continuePending_ = true;
+          wake_.notify_all();
+          return;
+        }
+        finishRun(outcome == Outcome::STOPPED, stop);
       }
       return;
     case isa::kRegGIE: regs_[word(offset)] = value & kGieMask; return;
@@ -151,31 +173,43 @@ void HlsBackend::injectFault(InjectedFault fault) {
   fault_ = fault;
 }
 
+void HlsBackend::finishRun(bool ended, const Stop& stop) {
+  if (ended) {
+    regs_[word(isa::kRegSTATUS)] = stop.status;
+    regs_[word(isa::kRegHALT_PC)] = stop.haltPc;
+    regs_[word(isa::kRegFAULT_INFO)] = stop.faultInfo;
+    regs_[word(isa::kRegPREEMPT)] = 0;  // the core clears PREEMPT when it stops
+    updatePreemptLines();
+    done_ = true;
+    ready_ = true;
+    regs_[word(isa::kRegISR)] |= regs_[word(isa::kRegIER)];
+  }
+  running_ = false;
+  finished_.notify_all();
+}
+
 void HlsBackend::workerLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return shutdown_ || startPending_; });
+    wake_.wait(lock, [this] { return shutdown_ || startPending_ || continuePending_; });
     if (shutdown_) return;
-    startPending_ = false;
     uint32_t args[kRegisterWords];
-    std::copy(std::begin(latched_), std::end(latched_), std::begin(args));
-    const InjectedFault fault = latchedFault_;
+    Progress progress;
+    InjectedFault fault = InjectedFault::NONE;
+    if (continuePending_) {
+      continuePending_ = false;
+      std::copy(std::begin(continueArgs_), std::end(continueArgs_), std::begin(args));
+      progress = continueProgress_;
+    } else {
+      startPending_ = false;
+      std::copy(std::begin(latched_), std::end(latched_), std::begin(args));
+      fault = latchedFault_;
+    }
     lock.unlock();
     Stop stop;
-    const bool ended = execute(args, fault, &stop);
+    const Outcome outcome = execute(args, fault, &stop, &progress, 0);
     lock.lock();
-    if (ended) {
-      regs_[word(isa::kRegSTATUS)] = stop.status;
-      regs_[word(isa::kRegHALT_PC)] = stop.haltPc;
-      regs_[word(isa::kRegFAULT_INFO)] = stop.faultInfo;
-      regs_[word(isa::kRegPREEMPT)] = 0;  // the core clears PREEMPT when it stops
-      updatePreemptLines();
-      done_ = true;
-      ready_ = true;
-      regs_[word(isa::kRegISR)] |= regs_[word(isa::kRegIER)];
-    }
-    running_ = false;
-    finished_.notify_all();
+    finishRun(outcome == Outcome::STOPPED, stop);
   }
 }
 
@@ -185,8 +219,12 @@ bool HlsBackend::waitForAbort() {
   return false;
 }
 
-bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop) {
-  if (fault == InjectedFault::HANG) return waitForAbort();
+HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop,
+                                        Progress* progress, uint64_t budget) {
+  if (fault == InjectedFault::HANG) {
+    waitForAbort();
+    return Outcome::ABORTED;
+  }
 
   const uint64_t progAddr = join(args[word(isa::kRegPROG_ADDR)], args[word(isa::kRegPROG_ADDR) + 1]);
   const uint64_t dataAddr = join(args[word(isa::kRegDATA_ADDR)], args[word(isa::kRegDATA_ADDR) + 1]);
@@ -205,7 +243,7 @@ bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault f
     stop->status = isa::kStatusBUS_ERROR;
     stop->haltPc = 0;
     stop->faultInfo = lo(address);
-    return true;
+    return Outcome::STOPPED;
   };
   const uint64_t progBytes =
       std::min<uint64_t>(progSize, uint64_t{isa::kMAX_PROGRAM_INSTRUCTIONS} * isa::kINSTRUCTION_BYTES);
@@ -229,24 +267,39 @@ bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault f
     if (data == nullptr) return busError(dataAddr);
   }
   uint8_t* hostContext = memory_.map(ctxAddr, isa::kCONTEXT_BYTES, kWordBytes);
-  if ((mode & isa::kModeResume) != 0) {
-    if (hostContext == nullptr) return busError(ctxAddr);
-    std::memcpy(context_, hostContext, isa::kCONTEXT_BYTES);
+  if (!progress->started) {
+    // The first call of this start: its context, its counters.
+    progress->started = true;
+    if ((mode & isa::kModeResume) != 0) {
+      if (hostContext == nullptr) return busError(ctxAddr);
+      std::memcpy(context_, hostContext, isa::kCONTEXT_BYTES);
+      progress->instret = join(context_[isa::kCtxINSTRET], context_[isa::kCtxINSTRET + 1]);
+    }
+    progress->retired = 0;
+    progress->sliceMode = mode;
   }
 
   const hls::CycleParams params{options_.memLatency};
   const uint32_t slice = std::max(options_.sliceInstructions, 1u);
   volatile const uint32_t* preempt =
       coreView(fault == InjectedFault::IGNORE_PREEMPT ? abortLine_ : preemptLine_);
-  uint64_t instret = (mode & isa::kModeResume) != 0
-                         ? join(context_[isa::kCtxINSTRET], context_[isa::kCtxINSTRET + 1])
-                         : 0;
-  uint64_t retired = 0;  // in this host-visible start
-  uint32_t sliceMode = mode;
+  uint64_t& instret = progress->instret;
+  uint64_t& retired = progress->retired;  // in this host-visible start
+  uint32_t& sliceMode = progress->sliceMode;
+  const uint64_t budgetEnd = budget == 0 ? 0 : retired + budget;
+  // CYCLES as the core will count on: from the saved context when this
+  // call resumes, from 0 for a fresh start (the register still shows the
+  // previous run's count until the first slice).
+  const uint64_t cyclesAtStart =
+      (sliceMode & isa::kModeResume) != 0 ? join(context_[isa::kCtxCYCLES], context_[isa::kCtxCYCLES + 1]) : 0;
   for (;;) {
-    if (aborting_.load()) return false;
-    uint32_t limit = slice;
+    if (aborting_.load()) return Outcome::ABORTED;
+    if (budgetEnd != 0 && (retired >= budgetEnd || cycles_.load() - cyclesAtStart >= options_.inlineCycles)) {
+      return Outcome::BUDGET;
+    }
+    uint32_t limit = budgetEnd != 0 ? std::min(slice, kInlineSliceInstructions) : slice;
     if (hostLimit != 0) limit = static_cast<uint32_t>(std::min<uint64_t>(limit, hostLimit - retired));
+    if (budgetEnd != 0) limit = static_cast<uint32_t>(std::min<uint64_t>(limit, budgetEnd - retired));
     uint32_t id = 0;
     uint32_t version = 0;
     hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
@@ -259,13 +312,13 @@ bool HlsBackend::execute(const uint32_t (&args)[kRegisterWords], InjectedFault f
     instret = instret_.load();
     sliceMode |= isa::kModeResume;
 
-    if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) return true;
-    if (aborting_.load()) return false;
+    if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) return Outcome::STOPPED;
+    if (aborting_.load()) return Outcome::ABORTED;
     if (stop->status == isa::kStatusSLICE_END && (hostLimit == 0 || retired < hostLimit)) continue;
     // A stop the host sees: its context goes to the host's area.
     if (hostContext == nullptr) return busError(ctxAddr);
     std::memcpy(hostContext, context_, isa::kCONTEXT_BYTES);
-    return true;
+    return Outcome::STOPPED;
   }
 }
 

@@ -26,6 +26,16 @@ struct HlsBackendOptions {
   uint32_t sliceInstructions = 1u << 20;
   // The cycle model's memory latency (docs/isa.md "Cycle model").
   uint32_t memLatency = isa::kCycle_mem_latency;
+  // Instructions the thread that writes AP_START runs itself before the
+  // worker thread takes over (0: the worker runs every start). A short
+  // step then completes without two thread hand-offs, which cost tens of
+  // microseconds on a loaded host; a long one still runs on the worker, so
+  // PREEMPT, the host watchdog and reset act as before (docs/hls.md).
+  uint32_t inlineInstructions = 4096;
+  // ... and at most about this many model cycles (checked between inline
+  // slices of 256 instructions), so that a few long tensor instructions do
+  // not hold the writer either: ~0.3 ms of C-simulation.
+  uint64_t inlineCycles = 16384;
 };
 
 // Misbehaviour a test can inject into the next start, to exercise the host
@@ -61,9 +71,23 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   static constexpr uint32_t kRegisterWords = isa::kRegWindowBytes / sizeof(uint32_t);
   struct Stop;
 
+  // Where a host-visible start is between calls of execute(): the inline
+  // part and the worker's continuation.
+  struct Progress {
+    bool started = false;     // the first call (context load) happened
+    uint64_t instret = 0;     // INSTRET at the end of the last slice
+    uint64_t retired = 0;     // instructions of this start so far
+    uint32_t sliceMode = 0;   // MODE of the next slice
+  };
+  enum class Outcome { STOPPED, ABORTED, BUDGET };
+
   void workerLoop();
-  // Runs one host-visible start to its end; false when reset() aborted it.
-  bool execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop);
+  // Runs a host-visible start on (STOPPED: `stop` filled; ABORTED: reset()
+  // ended it), or until `budget` instructions of it ran (BUDGET; 0: none).
+  Outcome execute(const uint32_t (&args)[kRegisterWords], InjectedFault fault, Stop* stop, Progress* progress,
+                  uint64_t budget);
+  // With mutex_ held: the run ended; publish the stop (ended) and wake waiters.
+  void finishRun(bool ended, const Stop& stop);
   bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
   void updatePreemptLines();  // with mutex_ held
 
@@ -76,6 +100,10 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
   bool running_ = false;
   bool startPending_ = false;
+  // The worker continues a start its writer ran the first part of.
+  bool continuePending_ = false;
+  uint32_t continueArgs_[kRegisterWords] = {};
+  Progress continueProgress_;
   bool done_ = false;   // AP_DONE
   bool ready_ = false;  // AP_READY
   bool abort_ = false;

@@ -17,6 +17,7 @@ namespace {
 struct PartitionArgs {
   std::string modelPath;
   std::string device;
+  bool json = false;
 };
 
 int fail(const std::string& message) {
@@ -45,7 +46,9 @@ int partition(const PartitionArgs& args) {
                               toString(model->main.operations[i].type), why[i]));
     }
   }
-  fmt::print("{}", runtime::formatPlan(*model, device->partition(*model), device->name()));
+  const runtime::Plan plan = device->partition(*model);
+  fmt::print("{}", args.json ? runtime::formatPlanJson(*model, plan, device->name())
+                             : runtime::formatPlan(*model, plan, device->name()));
   std::fflush(stdout);
   return kExitOk;
 }
@@ -59,6 +62,9 @@ std::function<int()> addPartitionCommand(CLI::App& app) {
   cmd->add_option("model", args->modelPath, "Model file (JSON)")->required();
   cmd->add_option("--device", args->device,
                   "Device name (see 'nnfab devices'); default: the most hardware-like built");
+  cmd->add_flag("--json", args->json,
+                "Print the plan as JSON: steps, their kind and device, a reason code and sentence for every "
+                "operation not on the fabric (docs/runtime.md \"Partition JSON\")");
   return [args] { return partition(*args); };
 }
 

@@ -1,6 +1,7 @@
 #include "fabric/device_program.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -11,8 +12,25 @@
 
 namespace nnfab::fabric {
 
+namespace {
+
+// The zeros every load copies from: no allocation per load.
+constexpr uint64_t kZeroChunk = 64 * 1024;
+const std::array<uint8_t, kZeroChunk> kZeros{};
+
+Status zeroFill(FabricBackend& backend, DeviceAddress base, uint64_t from, uint64_t to) {
+  for (uint64_t at = from; at < to; at += kZeroChunk) {
+    const uint64_t n = std::min(kZeroChunk, to - at);
+    if (Status s = backend.copyToDevice(base + at, kZeros.data(), n); !s) return s;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<const uint64_t> code,
-                                          std::span<const uint8_t> dataImage, uint64_t dataBytes) {
+                                          std::span<const uint8_t> dataImage, uint64_t dataBytes,
+                                          std::span<const DataRange> writtenLater) {
   if (code.size() > isa::kMAX_PROGRAM_INSTRUCTIONS) {
     return invalidArgument(fmt::format("the program has {} instructions, more than the core's {}", code.size(),
                                        isa::kMAX_PROGRAM_INSTRUCTIONS));
@@ -42,15 +60,21 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
   if (Status s = backend.copyToDevice(p.loaded_.program, code.data(), codeBytes); !s) return s;
   if (Status s = backend.copyToDevice(p.loaded_.data, dataImage.data(), dataImage.size()); !s) return s;
   // Device memory is reused between programs: the rest of the region starts
-  // at zero so that every device computes from the same bytes.
-  constexpr uint64_t kChunk = 64 * 1024;
-  const std::vector<uint8_t> zeros(static_cast<size_t>(std::min(kChunk, dataBytes - dataImage.size())));
-  for (uint64_t at = dataImage.size(); at < dataBytes; at += kChunk) {
-    const uint64_t n = std::min(kChunk, dataBytes - at);
-    if (Status s = backend.copyToDevice(p.loaded_.data + at, zeros.data(), n); !s) return s;
+  // at zero so that every device computes from the same bytes; the ranges
+  // the caller writes next (large inputs above all) are not written twice.
+  std::vector<DataRange> skip(writtenLater.begin(), writtenLater.end());
+  std::sort(skip.begin(), skip.end(), [](const DataRange& a, const DataRange& b) { return a.offset < b.offset; });
+  uint64_t at = dataImage.size();
+  for (const DataRange& r : skip) {
+    const uint64_t end = std::min(dataBytes, r.offset + r.bytes);
+    if (r.offset > at) {
+      if (Status s = zeroFill(backend, p.loaded_.data, at, std::min(r.offset, dataBytes)); !s) return s;
+    }
+    at = std::max(at, end);
   }
-  const std::vector<uint8_t> noContext(isa::kCONTEXT_BYTES, 0);
-  if (Status s = backend.copyToDevice(p.loaded_.context, noContext.data(), noContext.size()); !s) return s;
+  if (Status s = zeroFill(backend, p.loaded_.data, at, dataBytes); !s) return s;
+  static_assert(isa::kCONTEXT_BYTES <= kZeroChunk);
+  if (Status s = backend.copyToDevice(p.loaded_.context, kZeros.data(), isa::kCONTEXT_BYTES); !s) return s;
   return p;
 }
 

@@ -13,14 +13,23 @@
 
 namespace nnfab::fabric {
 
+// Bytes of the data region the caller writes itself right after load()
+// (a step's inputs): load() does not zero them first.
+struct DataRange {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
 class DeviceProgram {
  public:
   // INVALID_ARGUMENT when the code exceeds MAX_PROGRAM_INSTRUCTIONS or the
   // image exceeds dataBytes; RESOURCE_EXHAUSTED_* from the backend, or
   // RESOURCE_EXHAUSTED_PERSISTENT when dataBytes exceeds what DATA_SIZE can
-  // address.
+  // address. The region after the image starts at zero except `writtenLater`,
+  // which the caller must then write in full.
   static Result<DeviceProgram> load(FabricBackend& backend, std::span<const uint64_t> code,
-                                    std::span<const uint8_t> dataImage, uint64_t dataBytes);
+                                    std::span<const uint8_t> dataImage, uint64_t dataBytes,
+                                    std::span<const DataRange> writtenLater = {});
 
   DeviceProgram(DeviceProgram&& other) noexcept;
   DeviceProgram& operator=(DeviceProgram&& other) noexcept;

@@ -30,7 +30,11 @@ Result<LoadedStep> LoadedStep::load(FabricBackend& backend, const compiler::Prog
       return generalFailure(fmt::format("input {} (operand {}) does not match its slot", i, slot.operand));
     }
   }
-  auto device = DeviceProgram::load(backend, program.code, program.dataImage, program.dataBytes);
+  // The inputs are written in full right below: not zeroed first.
+  std::vector<DataRange> inputRanges;
+  inputRanges.reserve(program.inputs.size());
+  for (const compiler::IoSlot& slot : program.inputs) inputRanges.push_back({slot.offset, slot.bytes});
+  auto device = DeviceProgram::load(backend, program.code, program.dataImage, program.dataBytes, inputRanges);
   if (!device.isOk()) return std::move(device).takeStatus();
   for (size_t i = 0; i < inputs.size(); ++i) {
     const compiler::IoSlot& slot = program.inputs[i];

@@ -33,7 +33,8 @@ runtime::Plan Device::partition(const Model& model) const {
   step.kind = runtime::StepKind::CPU;
   for (uint32_t i = 0; i < model.main.operations.size(); ++i) {
     step.operations.push_back(i);
-    step.reasons.emplace_back();
+    step.reasons.emplace_back();  // the text plan names no reason: the device is the CPU
+    step.codes.push_back(runtime::ReasonCode::NO_FABRIC);
   }
   step.inputs = model.main.inputIndexes;
   step.outputs = model.main.outputIndexes;

@@ -52,10 +52,12 @@ bool isControlFlow(OperationType type) {
 }  // namespace
 
 FabricDevice::FabricDevice(std::string name, std::string description, double clockMhz,
-                           runtime::FabricEngine::Factory factory, runtime::EngineOptions options)
+                           runtime::FabricEngine::Factory factory, runtime::EngineOptions options,
+                           std::optional<runtime::HandoffCosts> handoffs)
     : name_(std::move(name)),
       description_(std::move(description)),
       capabilities_(runtime::fabricCapabilities(clockMhz)),
+      handoffs_(handoffs),
       engine_(std::make_unique<runtime::FabricEngine>(std::move(factory), options)) {}
 
 runtime::FabricScheduler::Stats FabricDevice::schedulerStats() const { return engine_->scheduler().stats(); }
@@ -66,6 +68,7 @@ runtime::FabricTarget FabricDevice::target() const {
   runtime::FabricTarget target;
   target.name = name_;
   target.capabilities = capabilities_;
+  target.handoffs = handoffs_;
   target.supports = [](const Model& model, uint32_t subgraph, uint32_t operation, std::string* why) {
     return compiler::isOperationSupported(model, subgraph, operation, why);
   };

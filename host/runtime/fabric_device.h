@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "runtime/device.h"
@@ -19,8 +20,13 @@ class FabricDevice final : public Device {
  public:
   // `clockMhz`: the kernel clock the capabilities are derived at.
   // `options`: the scheduler's quantum and the host watchdog (docs/qos.md).
+  // `handoffs`: what a fabric step costs the host on this device, so that
+  // partitioning keeps control flow off the host interpreter where its
+  // hand-offs cost more than the fabric saves (docs/runtime.md "Hand-off
+  // cost"); none: interpreted whenever a part of it runs on the fabric.
   FabricDevice(std::string name, std::string description, double clockMhz,
-               runtime::FabricEngine::Factory factory, runtime::EngineOptions options = {});
+               runtime::FabricEngine::Factory factory, runtime::EngineOptions options = {},
+               std::optional<runtime::HandoffCosts> handoffs = std::nullopt);
   ~FabricDevice() override;
 
   std::string_view name() const override { return name_; }
@@ -41,6 +47,7 @@ class FabricDevice final : public Device {
   std::string name_;
   std::string description_;
   DeviceCapabilities capabilities_;
+  std::optional<runtime::HandoffCosts> handoffs_;
   // Created on first use, so that listing devices starts no backend.
   std::unique_ptr<runtime::FabricEngine> engine_;
 };

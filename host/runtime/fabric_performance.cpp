@@ -25,7 +25,22 @@ PerformanceInfo ratio(double fabricNs, double cpuNs) {
   return {r, r};  // power is not modelled: it follows time
 }
 
+// A CPU step inside interpreted control flow: one CpuExecutor::execute of
+// a one-operation sub-model beyond the operation (input checks, copies in
+// and out); docs/runtime.md "Hand-off cost".
+constexpr double kCpuStepNs = 800.0;
+
 }  // namespace
+
+HandoffCosts handoffCosts(double fabricStepNs) {
+  HandoffCosts costs;
+  costs.fabricStepNs = fabricStepNs;
+  costs.cpuStepNs = kCpuStepNs;
+  // The counter loop's two operations carry its whole per-iteration cost.
+  costs.cpuOperationNs = kCpuWhileIterationNs / 2;
+  costs.cpuNsPerElement = kCpuAddNsPerElement;
+  return costs;
+}
 
 DeviceCapabilities fabricCapabilities(double clockMhz) {
   const double nsPerCycle = 1000.0 / clockMhz;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace nnfab::runtime {
@@ -48,6 +49,7 @@ bool isStepBoundaryValue(const Operand& operand) {
 struct Placement {
   StepKind kind = StepKind::CPU;
   std::string reason;  // empty: on the fabric
+  ReasonCode code = ReasonCode::NONE;
   uint32_t children[2] = {0, 0};
 };
 
@@ -58,6 +60,7 @@ class Partitioner {
 
   Plan run() {
     planSubgraph(0, 0);
+    dropUnreachablePlans();
     Plan plan;
     plan.subgraphs = std::move(plans_);
     return plan;
@@ -101,6 +104,7 @@ class Partitioner {
         p.kind = StepKind::FABRIC;
       } else {
         p.reason = why.empty() ? "not supported by " + fabric_.name : why;
+        p.code = takesTypes(sg, operation) ? ReasonCode::UNSUPPORTED_OPERATION : ReasonCode::UNSUPPORTED_TYPE;
       }
       return p;
     }
@@ -110,8 +114,10 @@ class Partitioner {
           "an operand of this {} or of its subgraphs' inputs/outputs has an unknown size: it "
           "runs whole on the CPU (docs/nnapi-semantics.md §6.3, rule 1)",
           name);
+      p.code = ReasonCode::UNKNOWN_SHAPE;
       return p;
     }
+    ReasonCode code = ReasonCode::PART_UNSUPPORTED;
     if (supported) {
       // §6.2's rule, with the alternative this device really has: the host
       // interpreter (control flow at the CPU's 1.0) whose inner operations,
@@ -128,6 +134,7 @@ class Partitioner {
       why = fmt::format("the host interpreter is as cheap by the cost rule ({:.3g} on {} vs {:.3g} "
                         "interpreted)",
                         onFabric, fabric_.name, interpreted);
+      code = ReasonCode::NOT_CHEAPER;
     } else if (why.empty()) {
       why = "not supported by " + fabric_.name;
     }
@@ -136,6 +143,7 @@ class Partitioner {
       p.reason = fmt::format("{}; nested deeper than {} host-interpreted levels, so it runs whole "
                              "on the CPU",
                              why, kMaxInterpretedDepth);
+      p.code = ReasonCode::NESTING_DEPTH;
       return p;
     }
     const std::vector<uint32_t> children = childSubgraphs(sg, operation);
@@ -148,12 +156,55 @@ class Partitioner {
     if (!childUsesFabric) {
       p.reason = why + "; no part of its subgraphs runs on " + fabric_.name +
                  ", so it runs whole on the CPU";
+      p.code = ReasonCode::NOTHING_FOR_FABRIC;
       p.children[0] = p.children[1] = 0;
       return p;
     }
+    if (fabric_.handoffs) {
+      // Per pass through its subgraphs (both sides pay the same control
+      // flow, which cancels): the interpreter's steps against the CPU
+      // running every operation inside.
+      const double interpretedNs = passNs(operation, p.children, /*interpreted=*/true);
+      const double cpuNs = passNs(operation, p.children, /*interpreted=*/false);
+      if (!(interpretedNs < cpuNs)) {
+        p.reason = fmt::format(
+            "{}; interpreted, each pass through its subgraphs would cost about {:.0f} ns with its "
+            "{} hand-offs against {:.0f} ns whole on the CPU, so it runs whole on the CPU "
+            "(docs/runtime.md \"Hand-off cost\")",
+            why, interpretedNs, fabric_.name, cpuNs);
+        p.code = ReasonCode::NOT_WORTH_HANDOFFS;
+        p.children[0] = p.children[1] = 0;
+        return p;
+      }
+    }
     p.kind = operation.type == OperationType::IF ? StepKind::IF : StepKind::WHILE;
     p.reason = why;
+    p.code = code;
     return p;
+  }
+
+  // A subgraph planned for an IF/WHILE that then ran whole on the CPU (its
+  // hand-offs not worth it) is not part of the plan: nothing would run it,
+  // and the executor would compile its steps for nothing.
+  void dropUnreachablePlans() {
+    std::vector<uint8_t> reached(plans_.size(), 0);
+    std::vector<uint32_t> pending = {0};
+    reached[0] = 1;
+    while (!pending.empty()) {
+      const uint32_t s = pending.back();
+      pending.pop_back();
+      for (const Step& step : plans_[s].steps) {
+        if (step.kind != StepKind::IF && step.kind != StepKind::WHILE) continue;
+        for (uint32_t child : step.children) {
+          if (reached[child]) continue;
+          reached[child] = 1;
+          pending.push_back(child);
+        }
+      }
+    }
+    for (size_t s = 0; s < plans_.size(); ++s) {
+      if (!reached[s]) plans_[s] = SubgraphPlan{};
+    }
   }
 
   // Merges placements into steps (maximal FABRIC and CPU runs; one step per
@@ -175,6 +226,7 @@ class Partitioner {
       }
       steps.back().operations.push_back(i);
       steps.back().reasons.push_back(p.reason);
+      steps.back().codes.push_back(p.code);
       stepOf[i] = static_cast<uint32_t>(steps.size() - 1);
     }
 
@@ -210,9 +262,127 @@ class Partitioner {
     return steps;
   }
 
+  // Whether every operand the operation reads or writes has a type the
+  // fabric takes (else an unsupported operation is an unsupported type).
+  static bool takesTypes(const Subgraph& sg, const Operation& op) {
+    auto takes = [&](uint32_t k) {
+      const Operand& o = sg.operands[k];
+      if (o.lifetime == OperandLifeTime::SUBGRAPH || o.lifetime == OperandLifeTime::NO_VALUE) return true;
+      switch (o.type) {
+        case OperandType::TENSOR_INT32:
+        case OperandType::TENSOR_BOOL8:
+        case OperandType::INT32:
+        case OperandType::BOOL:
+        case OperandType::UINT32:
+          return true;
+        default:
+          return false;
+      }
+    };
+    for (uint32_t k : op.inputs) {
+      if (!takes(k)) return false;
+    }
+    for (uint32_t k : op.outputs) {
+      if (!takes(k)) return false;
+    }
+    return true;
+  }
+
+  // The CPU executor's time for one operation that is no IF/WHILE.
+  double cpuOperationNs(const Subgraph& sg, const Operation& op) const {
+    double elements = 1;
+    if (!op.outputs.empty()) {
+      const Operand& out = sg.operands[op.outputs[0]];
+      if (isFullySpecified(out)) {
+        for (uint32_t d : out.dimensions) elements *= d;
+      }
+    }
+    return fabric_.handoffs->cpuOperationNs + elements * fabric_.handoffs->cpuNsPerElement;
+  }
+
+  // One operation run by the CPU executor: an IF/WHILE with everything in
+  // it once (a loop's passes are unknown: each level counts one pass).
+  // Iterative, so nesting costs heap, not stack; a subgraph referenced
+  // twice counts twice, as the CPU runs it twice.
+  double cpuNs(uint32_t s, const Operation& op) const {
+    const Subgraph& sg = model_.subgraph(s);
+    if (!isControlFlow(op.type)) return cpuOperationNs(sg, op);
+    std::vector<std::pair<uint32_t, double>> stack;  // subgraph, weight
+    const double share = op.type == OperationType::IF ? 0.5 : 1.0;
+    for (uint32_t child : childSubgraphs(sg, op)) stack.push_back({child, share});
+    double sum = 0;
+    size_t visits = 0;
+    while (!stack.empty() && ++visits <= kMaxCostVisits) {  // a huge fan-out: enough to decide
+      const auto [c, weight] = stack.back();
+      stack.pop_back();
+      const Subgraph& child = model_.subgraph(c);
+      for (const Operation& inner : child.operations) {
+        if (!isControlFlow(inner.type)) {
+          sum += weight * cpuOperationNs(child, inner);
+          continue;
+        }
+        const double innerShare = inner.type == OperationType::IF ? 0.5 : 1.0;
+        for (uint32_t g : childSubgraphs(child, inner)) stack.push_back({g, weight * innerShare});
+      }
+    }
+    return sum;
+  }
+
+  // One pass through an IF's branches (half each) or a WHILE's cond and
+  // body, as the host interpreter runs their plans or as the CPU runs them.
+  double passNs(const Operation& op, const uint32_t (&children)[2], bool interpreted) {
+    const double share = op.type == OperationType::IF ? 0.5 : 1.0;
+    double sum = 0;
+    for (uint32_t child : children) sum += share * (interpreted ? planNs(child) : subgraphCpuNs(child));
+    return sum;
+  }
+
+  double subgraphCpuNs(uint32_t s) const {
+    const Subgraph& sg = model_.subgraph(s);
+    double sum = 0;
+    for (const Operation& op : sg.operations) sum += cpuNs(s, op);
+    return sum;
+  }
+
+  // A planned subgraph's steps: hand-offs and operations. Memoised: a
+  // plan is final once planned, and nested branches would otherwise be
+  // costed once per path.
+  double planNs(uint32_t s) {
+    if (planNs_.empty()) planNs_.resize(plans_.size());
+    if (planNs_[s]) return *planNs_[s];
+    const HandoffCosts& h = *fabric_.handoffs;
+    const Subgraph& sg = model_.subgraph(s);
+    double sum = 0;
+    for (const Step& step : plans_[s].steps) {
+      switch (step.kind) {
+        case StepKind::FABRIC:
+          sum += h.fabricStepNs;
+          for (uint32_t i : step.operations) {
+            sum += cpuOperationNs(sg, sg.operations[i]) * fabric_.capabilities.tensorPerformance.execTime;
+          }
+          break;
+        case StepKind::CPU:
+          sum += h.cpuStepNs;
+          for (uint32_t i : step.operations) sum += cpuNs(s, sg.operations[i]);
+          break;
+        case StepKind::IF:
+        case StepKind::WHILE: {
+          const Operation& op = sg.operations[step.operations[0]];
+          sum += passNs(op, step.children, true);
+          break;
+        }
+      }
+    }
+    planNs_[s] = sum;
+    return sum;
+  }
+
+  static constexpr size_t kMaxCostVisits = 1u << 16;
+
   const Model& model_;
   const FabricTarget& fabric_;
   std::vector<SubgraphPlan> plans_;
+  std::vector<std::optional<double>> planNs_;
 };
 
 }  // namespace

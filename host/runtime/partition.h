@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "model/model.h"
@@ -20,6 +21,17 @@ namespace nnfab::runtime {
 // whole on the CPU executor, which handles any depth without recursion.
 inline constexpr uint32_t kMaxInterpretedDepth = 64;
 
+// The figures the hand-off rule weighs (docs/runtime.md "Hand-off cost"),
+// in nanoseconds of host wall time. A host-interpreted IF/WHILE pays, per
+// pass through its subgraphs, one hand-off per FABRIC step and one CPU-step
+// call per CPU step; running it whole on the CPU pays neither.
+struct HandoffCosts {
+  double fabricStepNs = 0;      // one fabric step beyond its device time: measured per device
+  double cpuStepNs = 0;         // one CPU step (sub-model call) beyond its operations: measured
+  double cpuOperationNs = 0;    // the CPU executor's fixed cost per operation: measured
+  double cpuNsPerElement = 0;   // and per output element: measured
+};
+
 struct FabricTarget {
   std::string name;  // "hls": how plans and reasons name the fabric
   // Whether the fabric runs operation `operation` of `subgraph` (for IF/WHILE:
@@ -27,6 +39,11 @@ struct FabricTarget {
   std::function<bool(const Model&, uint32_t subgraph, uint32_t operation, std::string* why)>
       supports;
   DeviceCapabilities capabilities;
+  // Set: an IF/WHILE the host would interpret runs whole on the CPU unless
+  // its fabric steps save more than their hand-offs cost (a fabric
+  // operation costs the CPU's times tensorPerformance). Unset: interpreted
+  // whenever a part of it runs on the fabric.
+  std::optional<HandoffCosts> handoffs;
 };
 
 // `model` must be valid (validateModel, RUNTIME mode).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <vector>
 
@@ -112,9 +114,101 @@ std::string_view toString(StepKind kind) {
   return "?";
 }
 
+std::string_view toString(ReasonCode code) {
+  switch (code) {
+    case ReasonCode::NONE: return "";
+    case ReasonCode::UNSUPPORTED_OPERATION: return "unsupported_operation";
+    case ReasonCode::UNSUPPORTED_TYPE: return "unsupported_type";
+    case ReasonCode::UNKNOWN_SHAPE: return "unknown_shape";
+    case ReasonCode::PART_UNSUPPORTED: return "part_unsupported";
+    case ReasonCode::NOT_CHEAPER: return "not_cheaper";
+    case ReasonCode::NESTING_DEPTH: return "nesting_depth";
+    case ReasonCode::NOTHING_FOR_FABRIC: return "nothing_for_fabric";
+    case ReasonCode::NOT_WORTH_HANDOFFS: return "not_worth_handoffs";
+    case ReasonCode::NO_FABRIC: return "no_fabric";
+  }
+  return "unknown";
+}
+
 std::string formatPlan(const Model& model, const Plan& plan, std::string_view fabricName) {
   if (plan.subgraphs.empty()) return "empty plan\n";
   return PlanPrinter(model, plan, fabricName).print();
+}
+
+}  // namespace nnfab::runtime
+
+namespace nnfab::runtime {
+namespace {
+
+std::string_view jsonKind(StepKind kind) {
+  switch (kind) {
+    case StepKind::FABRIC: return "fabric";
+    case StepKind::CPU: return "cpu";
+    case StepKind::IF: return "if";
+    case StepKind::WHILE: return "while";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string formatPlanJson(const Model& model, const Plan& plan, std::string_view fabricName) {
+  using nlohmann::ordered_json;
+  ordered_json subgraphs = ordered_json::array();
+  size_t fabric = 0, cpu = 0, interpreted = 0;
+  // Every planned subgraph once, in index order: a subgraph two IF/WHILE
+  // share appears once, and nesting is by reference ("children"), so the
+  // document is flat however deep the model nests.
+  for (uint32_t s = 0; s < plan.subgraphs.size(); ++s) {
+    const SubgraphPlan& sp = plan.subgraphs[s];
+    if (!sp.planned) continue;
+    const Subgraph& sg = model.subgraph(s);
+    ordered_json steps = ordered_json::array();
+    for (size_t t = 0; t < sp.steps.size(); ++t) {
+      const Step& step = sp.steps[t];
+      ordered_json j;
+      j["index"] = t;
+      j["kind"] = std::string(jsonKind(step.kind));
+      switch (step.kind) {
+        case StepKind::FABRIC: ++fabric; j["device"] = std::string(fabricName); break;
+        case StepKind::CPU: ++cpu; j["device"] = "cpu"; break;
+        case StepKind::IF:
+        case StepKind::WHILE: ++interpreted; j["device"] = "host"; break;
+      }
+      ordered_json ops = ordered_json::array();
+      for (size_t k = 0; k < step.operations.size(); ++k) {
+        const uint32_t i = step.operations[k];
+        ordered_json op = {{"index", i}, {"type", std::string(toString(sg.operations[i].type))}};
+        const bool onFabric = step.kind == StepKind::FABRIC;
+        op["onFabric"] = onFabric;
+        if (!onFabric) {
+          const ReasonCode code = k < step.codes.size() ? step.codes[k] : ReasonCode::NONE;
+          op["reasonCode"] = std::string(toString(code == ReasonCode::NONE ? ReasonCode::NO_FABRIC : code));
+          op["reason"] = step.reasons[k].empty()
+                             ? fmt::format("{} has no fabric: its CPU executor runs every operation", fabricName)
+                             : step.reasons[k];
+        }
+        ops.push_back(std::move(op));
+      }
+      j["operations"] = std::move(ops);
+      j["inputs"] = step.inputs;
+      j["outputs"] = step.outputs;
+      if (step.kind == StepKind::IF) {
+        j["children"] = {{"then", step.children[0]}, {"else", step.children[1]}};
+      } else if (step.kind == StepKind::WHILE) {
+        j["children"] = {{"cond", step.children[0]}, {"body", step.children[1]}};
+      }
+      steps.push_back(std::move(j));
+    }
+    subgraphs.push_back({{"subgraph", s}, {"steps", std::move(steps)}});
+  }
+  ordered_json doc;
+  doc["device"] = std::string(fabricName);
+  doc["fabricSteps"] = fabric;
+  doc["cpuSteps"] = cpu;
+  doc["interpretedSteps"] = interpreted;
+  doc["subgraphs"] = std::move(subgraphs);
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace nnfab::runtime

@@ -20,6 +20,22 @@ enum class StepKind : uint8_t {
   WHILE,   // one WHILE interpreted by the host: children = {cond, body}
 };
 
+// Why an operation is not on the fabric: a stable code for tools (`nnfab
+// partition --json`), beside the sentence for people. The strings
+// (toString) are part of the CLI's interface: never rename one, only add.
+enum class ReasonCode : uint8_t {
+  NONE,                   // on the fabric
+  UNSUPPORTED_OPERATION,  // "unsupported_operation": the fabric has no such operation
+  UNSUPPORTED_TYPE,       // "unsupported_type": an operand type the fabric does not take
+  UNKNOWN_SHAPE,          // "unknown_shape": IF/WHILE with an operand of unknown size (§6.3 rule 1)
+  PART_UNSUPPORTED,       // "part_unsupported": IF/WHILE interpreted, a part of it is not on the fabric
+  NOT_CHEAPER,            // "not_cheaper": IF/WHILE interpreted, the fabric is no cheaper whole (§6.2)
+  NESTING_DEPTH,          // "nesting_depth": deeper than kMaxInterpretedDepth interpreted levels
+  NOTHING_FOR_FABRIC,     // "nothing_for_fabric": no part of the IF/WHILE's subgraphs runs on the fabric
+  NOT_WORTH_HANDOFFS,     // "not_worth_handoffs": its fabric parts save less than their hand-offs cost
+  NO_FABRIC,              // "no_fabric": the device has no fabric (cpu); no sentence in the text plan
+};
+
 struct Step {
   StepKind kind = StepKind::CPU;
   uint32_t subgraph = 0;              // as Model::subgraph() indexes it
@@ -37,6 +53,8 @@ struct Step {
   // empty for operations the fabric runs. For IF/WHILE steps: why the
   // operation is not on the fabric as a whole.
   std::vector<std::string> reasons;
+  // Parallel to `reasons`: the stable code of each (NONE where empty).
+  std::vector<ReasonCode> codes;
 };
 
 struct SubgraphPlan {
@@ -55,10 +73,19 @@ struct Plan {
 };
 
 std::string_view toString(StepKind kind);
+// The stable string of a reason code ("unsupported_type", ...; "" for NONE).
+std::string_view toString(ReasonCode code);
 
 // The plan as `nnfab partition` prints it: steps with their device, the
 // operations (index and type), interpreted IF/WHILE with their subgraphs'
 // plans nested below, and the reason for every operation not on the fabric.
 std::string formatPlan(const Model& model, const Plan& plan, std::string_view fabricName);
+
+// The same plan as one JSON document (`nnfab partition --json`,
+// docs/runtime.md "Partition JSON"): the device, step counts, and per
+// subgraph planned its steps with kind ("fabric", "cpu", "if", "while"),
+// device, operations and, for every operation not on the fabric, its reason
+// code and sentence.
+std::string formatPlanJson(const Model& model, const Plan& plan, std::string_view fabricName);
 
 }  // namespace nnfab::runtime

@@ -5,6 +5,7 @@
 
 #include "backends/sim_backend.h"
 #include "runtime/fabric_device.h"
+#include "runtime/fabric_performance.h"
 
 namespace nnfab {
 namespace {
@@ -44,7 +45,8 @@ const Device& simDevice() {
           options.traceFile = trace;
         }
         return std::make_unique<backends::SimBackend>(options);
-      });
+      },
+      runtime::EngineOptions{}, runtime::handoffCosts(runtime::kSimFabricStepNs));
   return device;
 }
 

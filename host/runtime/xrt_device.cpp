@@ -11,6 +11,7 @@
 #include "backends/xrt_backend.h"
 #include "nnfab_isa.h"
 #include "runtime/fabric_device.h"
+#include "runtime/fabric_performance.h"
 #include "runtime/xrt_environment.h"
 #ifdef NNFAB_HAS_XRT_EMU_DEVICE
 #include <filesystem>
@@ -56,7 +57,8 @@ std::unique_ptr<FabricDevice> deviceOver(std::string name, std::string descripti
   auto shared = std::make_shared<std::unique_ptr<backends::XrtBackend>>(std::move(backend));
   return std::make_unique<FabricDevice>(
       std::move(name), std::move(description), isa::kNOMINAL_CLOCK_MHZ,
-      [shared]() -> std::unique_ptr<fabric::FabricBackend> { return std::move(*shared); }, engineOptions(emulation));
+      [shared]() -> std::unique_ptr<fabric::FabricBackend> { return std::move(*shared); }, engineOptions(emulation),
+      runtime::handoffCosts(runtime::kXrtFabricStepNs));
 }
 
 }  // namespace
@@ -184,7 +186,7 @@ const Device& xrtEmuDevice() {
         std::lock_guard<std::mutex> lock(e.mutex);
         return std::move(e.backend);
       },
-      engineOptions(true));
+      engineOptions(true), runtime::handoffCosts(runtime::kXrtFabricStepNs));
   return device;
 }
 #endif

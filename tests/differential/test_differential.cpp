@@ -10,6 +10,11 @@
 #include <vector>
 
 #include "differential/differential.h"
+#ifdef NNFAB_DIFF_HAS_HLS
+#include "backends/hls_backend.h"
+#include "nnfab_isa.h"
+#include "runtime/fabric_device.h"
+#endif
 #include "runtime/cpu_device.h"
 #include "runtime/device.h"
 #include "api/run_model.h"
@@ -41,6 +46,29 @@ INSTANTIATE_TEST_SUITE_P(Seeds, RandomModels, ::testing::Range<uint64_t>(0, kChu
                            return "seeds_" + std::to_string(first) + "_" +
                                   std::to_string(first + kChunkSize - 1);
                          });
+
+// The registered fabric devices weigh hand-offs, so control flow with a
+// FLOAT32 part now runs whole on their CPU executor (docs/runtime.md
+// "Hand-off cost"). The host interpreter must stay bit-exact all the same:
+// an hls device without hand-off costs interprets every such IF/WHILE, and
+// the float seeds must agree with cpu on it, some of them interpreted.
+#ifdef NNFAB_DIFF_HAS_HLS
+TEST(RandomModels, AgreeOnAnHlsDeviceThatInterpretsEveryMixedIfAndWhile) {
+  const FabricDevice interpreting("hls-interpreting", "hls without hand-off costs", isa::kNOMINAL_CLOCK_MHZ,
+                                  [] { return std::make_unique<backends::HlsBackend>(); });
+  uint64_t interpreted = 0;
+  for (uint64_t seed = 3; seed < 400; seed += 4) {  // makeCase mixes FLOAT32 in for seed % 4 == 3
+    const differential::Case c = differential::makeCase(seed);
+    const runtime::Plan plan = interpreting.partition(c.model);
+    for (const auto& step : plan.main().steps) {
+      interpreted += step.kind == runtime::StepKind::IF || step.kind == runtime::StepKind::WHILE;
+    }
+    const differential::CaseReport report = differential::checkCase(c, {findDevice("cpu"), &interpreting});
+    for (const std::string& mismatch : report.mismatches) ADD_FAILURE() << mismatch;
+  }
+  EXPECT_GT(interpreted, 0u) << "no seed exercised the host interpreter";
+}
+#endif
 
 // Executions from several threads at once, of different models and of one
 // prepared model, must give the single-threaded cpu results.

@@ -115,6 +115,42 @@ TEST(DeviceProgramLoad, FillsZerosAfterTheImageAndReleasesOnDestruction) {
   EXPECT_TRUE(backend.allocate(backend.memoryBytes()).isOk());
 }
 
+// Ranges the caller writes next are left alone; every other byte after the
+// image is zero, however the ranges lie (overlapping the image, each other,
+// the end of the region).
+TEST(DeviceProgramLoad, ZeroesAllButTheRangesWrittenLater) {
+  HlsBackend backend(smallDevice());
+  const std::vector<uint8_t> junk(4096, 0xEE);
+  {
+    const DeviceAddress a = *backend.allocate(4096);
+    ASSERT_TRUE(backend.copyToDevice(a, junk.data(), junk.size()).isOk());
+    backend.release(a);
+  }
+  const std::vector<uint8_t> image = {1, 2, 3, 4};
+  const std::vector<DataRange> later = {{600, 100}, {2, 10}, {650, 100}, {990, 64}, {300, 8}};
+  Result<DeviceProgram> p = DeviceProgram::load(backend, counterLoop(3).code, image, 1000, later);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  std::vector<uint8_t> data(1000);
+  ASSERT_TRUE(p->readData(0, data.data(), data.size()).isOk());
+  auto skipped = [&](size_t i) {
+    for (const DataRange& r : later) {
+      if (i >= r.offset && i < r.offset + r.bytes) return true;
+    }
+    return false;
+  };
+  EXPECT_EQ(data[0], 1);
+  EXPECT_EQ(data[1], 2);
+  size_t leftAlone = 0;
+  for (size_t i = image.size(); i < data.size(); ++i) {
+    if (skipped(i)) {
+      leftAlone += data[i] == 0xEE;
+      continue;
+    }
+    ASSERT_EQ(data[i], 0) << i;
+  }
+  EXPECT_GT(leftAlone, 0u);  // the ranges were really not written (the memory was dirty)
+}
+
 TEST(DeviceProgramLoad, RejectsWhatTheCoreCannotRun) {
   HlsBackend backend(smallDevice());
   std::vector<uint64_t> tooLong(isa::kMAX_PROGRAM_INSTRUCTIONS + 1, insn::nop());

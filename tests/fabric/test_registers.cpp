@@ -55,6 +55,45 @@ TEST(Registers, ApCtrlHsHandshake) {
   EXPECT_EQ(b.readRegister(isa::kRegISA_VERSION), isa::kIsaVersion);
 }
 
+// A short program ends inside the AP_START write (the writer's thread runs
+// the first inlineInstructions), so it is done before anyone waits; the
+// handshake is the same as for a start the worker runs.
+TEST(Registers, ShortStartCompletesWithinTheStartWrite) {
+  Loaded d(counterLoop(100));  // ~200 instructions, below inlineInstructions
+  HlsBackend& b = d.backend;
+  d.start();
+  EXPECT_EQ(b.waitDone(0ns), WaitOutcome::DONE);
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL), isa::kAP_DONE | isa::kAP_READY | isa::kAP_IDLE);
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusDONE);
+  EXPECT_EQ(b.readRegister(isa::kRegITERATIONS), 99u);
+}
+
+// A long program runs its first instructions inline and the rest on the
+// worker, with the same counters as a start the worker runs whole.
+TEST(Registers, LongStartContinuesOnTheWorkerWithTheSameCounters) {
+  uint64_t cycles[2] = {0, 0};
+  for (uint32_t inlineInstructions : {0u, 4096u}) {
+    HlsBackendOptions options = smallDevice(/*slice=*/1000);
+    options.inlineInstructions = inlineInstructions;
+    HlsBackend b(options);
+    Result<DeviceProgram> p = DeviceProgram::load(b, counterLoop(20000).code, {}, 64);
+    ASSERT_TRUE(p.isOk());
+    const LoadedProgram& l = p->loaded();
+    writeRegister64(b, isa::kRegPROG_ADDR, l.program);
+    b.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+    writeRegister64(b, isa::kRegDATA_ADDR, l.data);
+    b.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+    writeRegister64(b, isa::kRegCTX_ADDR, l.context);
+    b.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+    ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+    EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusDONE);
+    EXPECT_EQ(readRegister64(b, isa::kRegITERATIONS), 19999u);
+    EXPECT_GT(b.slicesRun(), 20u);  // 40,000 instructions in slices of 1,000
+    cycles[inlineInstructions == 0 ? 0 : 1] = readRegister64(b, isa::kRegCYCLES);
+  }
+  EXPECT_EQ(cycles[0], cycles[1]);
+}
+
 TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
   Loaded d(counterLoop(10));
   HlsBackend& b = d.backend;

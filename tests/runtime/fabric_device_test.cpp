@@ -190,6 +190,22 @@ TEST(HlsDevice, InterpretedWhileRunsItsIntegerPartOnTheFabric) {
   EXPECT_GE(observed.slices(), 13u);
 }
 
+// The registered hls weighs its hand-offs: a loop with a FLOAT32 part
+// whose fabric steps would cost microseconds per pass against nanoseconds
+// on the CPU runs whole on the CPU, with the same results.
+TEST(HlsDevice, MixedLoopWhoseHandOffsAreNotWorthItRunsWholeOnTheCpu) {
+  const runtime::Plan plan = hls().partition(testing::mixedLoop());
+  ASSERT_EQ(plan.main().steps.size(), 1u);
+  ASSERT_EQ(plan.main().steps[0].kind, runtime::StepKind::CPU);
+  EXPECT_EQ(plan.main().steps[0].codes[0], runtime::ReasonCode::NOT_WORTH_HANDOFFS);
+  EXPECT_FALSE(plan.usesFabric());
+  expectSameAsCpu(hls(), testing::mixedLoop(), {int32s({1}, {6}), testing::floats({2}, {1, 2})}, "mixed loop");
+  // The IF/WHILE rule of getSupportedOperations is unchanged: it reports
+  // what the fabric can run, not what the plan chooses.
+  EXPECT_FALSE(hls().getSupportedOperations(testing::mixedLoop(), nullptr)[0]);
+  EXPECT_TRUE(hls().getSupportedOperations(testing::counterLoop(), nullptr)[0]);
+}
+
 TEST(HlsDevice, CompileFailureFallsBackToTheCpu) {
   // One step of 9,000 scalar ADDs needs more than MAX_PROGRAM_INSTRUCTIONS.
   const Model model = testing::longChain(isa::kMAX_PROGRAM_INSTRUCTIONS + 800);
@@ -230,12 +246,15 @@ TEST(HlsDevice, LoopTimeoutEndsAnInfiniteFabricLoop) {
 
 TEST(HlsDevice, LoopTimeoutEndsAnInfiniteInterpretedLoop) {
   const Model model = testing::infiniteMixedLoop();
-  ASSERT_EQ(hls().partition(model).main().steps[0].kind, runtime::StepKind::WHILE);
+  // A device without hand-off costs interprets it (the registered hls runs
+  // it whole on the CPU: its hand-offs are not worth it).
+  ObservedHls observed;
+  ASSERT_EQ(observed.device.partition(model).main().steps[0].kind, runtime::StepKind::WHILE);
   ExecutionOptions options;
   options.loopTimeout = 50ms;
   const auto start = std::chrono::steady_clock::now();
   const ExecutionResult result =
-      runOn(hls(), model, {int32s({1}, {1}), testing::floats({2}, {1, 2})}, options);
+      runOn(observed.device, model, {int32s({1}, {1}), testing::floats({2}, {1, 2})}, options);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(result.status.code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT) << result.status.message();
   EXPECT_GE(elapsed, 50ms);

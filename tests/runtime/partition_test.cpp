@@ -3,6 +3,9 @@
 // so the plans here do not depend on what the real compiler supports.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -276,6 +279,174 @@ TEST(Partition, SharedSubgraphIsPlannedAndPrintedOnce) {
   EXPECT_NE(text.find("else: subgraph 1 (referenced[0]): plan shown above"), std::string::npos)
       << text;
   EXPECT_NE(text.find("1 fabric step(s), 1 CPU step(s), 1 interpreted"), std::string::npos) << text;
+}
+
+// Hand-off figures of a device whose fabric steps cost `fabricStepNs` and
+// whose fabric operations cost the CPU's times tensorPerformance.
+FabricTarget withHandoffs(double fabricStepNs, float tensorPerformance = 2.0f) {
+  FabricTarget target = standIn();
+  target.capabilities.tensorPerformance = {tensorPerformance, tensorPerformance};
+  HandoffCosts costs;
+  costs.fabricStepNs = fabricStepNs;
+  costs.cpuStepNs = 1000;
+  costs.cpuOperationNs = 22.5;
+  costs.cpuNsPerElement = 0.155;
+  target.handoffs = costs;
+  return target;
+}
+
+TEST(HandoffRule, LoopWhoseFabricPartsCostMoreThanTheySaveRunsWholeOnTheCpu) {
+  // mixedLoop: cond LESS and body ADD on the fabric, MUL on the CPU; one
+  // microsecond per hand-off dwarfs operations of tens of nanoseconds.
+  const Plan plan = partition(testing::mixedLoop(), withHandoffs(1000));
+  ASSERT_EQ(kinds(plan.main()), std::vector<StepKind>{StepKind::CPU});
+  EXPECT_EQ(plan.main().steps[0].codes[0], ReasonCode::NOT_WORTH_HANDOFFS);
+  EXPECT_NE(plan.main().steps[0].reasons[0].find("hand-offs"), std::string::npos) << plan.main().steps[0].reasons[0];
+  EXPECT_FALSE(plan.usesFabric());
+  // Nothing runs the subgraphs it planned before deciding.
+  for (size_t s = 1; s < plan.subgraphs.size(); ++s) EXPECT_FALSE(plan.subgraphs[s].planned) << s;
+}
+
+TEST(HandoffRule, LoopWhoseFabricPartsPayForThemselvesIsInterpreted) {
+  // A fabric ten times faster per operation with free hand-offs and CPU
+  // steps that cost something: interpreting saves time, so it stays.
+  FabricTarget fast = withHandoffs(0, 0.1f);
+  fast.handoffs->cpuStepNs = 0;
+  const Plan plan = partition(testing::mixedLoop(), fast);
+  ASSERT_EQ(kinds(plan.main()), std::vector<StepKind>{StepKind::WHILE});
+  EXPECT_EQ(plan.main().steps[0].codes[0], ReasonCode::PART_UNSUPPORTED);
+  EXPECT_TRUE(plan.usesFabric());
+  // The same fabric with a hand-off cost above what its operations save: CPU.
+  FabricTarget slowHandoff = fast;
+  slowHandoff.handoffs->fabricStepNs = 100;
+  EXPECT_EQ(kinds(partition(testing::mixedLoop(), slowHandoff).main()), std::vector<StepKind>{StepKind::CPU});
+}
+
+TEST(HandoffRule, ControlFlowTheFabricTakesWholeStaysOnTheFabric) {
+  // No per-iteration hand-off there: one step for the whole loop.
+  for (const Model& model : {testing::counterLoop(), testing::nestedLoops(), testing::intIf()}) {
+    EXPECT_EQ(kinds(partition(model, withHandoffs(1e9)).main()), std::vector<StepKind>{StepKind::FABRIC});
+  }
+}
+
+TEST(HandoffRule, DeepMixedChainsAreCostedWithoutBlowingUp) {
+  const Plan plan = partition(testing::deepMixedChain(kMaxInterpretedDepth + 10), withHandoffs(1000));
+  ASSERT_EQ(kinds(plan.main()).size(), plan.main().steps.size());
+  EXPECT_FALSE(plan.usesFabric());
+}
+
+TEST(ReasonCodes, StringsAreStable) {
+  EXPECT_EQ(toString(ReasonCode::NONE), "");
+  EXPECT_EQ(toString(ReasonCode::UNSUPPORTED_OPERATION), "unsupported_operation");
+  EXPECT_EQ(toString(ReasonCode::UNSUPPORTED_TYPE), "unsupported_type");
+  EXPECT_EQ(toString(ReasonCode::UNKNOWN_SHAPE), "unknown_shape");
+  EXPECT_EQ(toString(ReasonCode::PART_UNSUPPORTED), "part_unsupported");
+  EXPECT_EQ(toString(ReasonCode::NOT_CHEAPER), "not_cheaper");
+  EXPECT_EQ(toString(ReasonCode::NESTING_DEPTH), "nesting_depth");
+  EXPECT_EQ(toString(ReasonCode::NOTHING_FOR_FABRIC), "nothing_for_fabric");
+  EXPECT_EQ(toString(ReasonCode::NOT_WORTH_HANDOFFS), "not_worth_handoffs");
+  EXPECT_EQ(toString(ReasonCode::NO_FABRIC), "no_fabric");
+}
+
+// Every operation off the fabric has a code, every one on it none.
+void expectCodesMatchReasons(const Plan& plan, const std::string& what) {
+  for (const SubgraphPlan& sp : plan.subgraphs) {
+    for (const Step& step : sp.steps) {
+      ASSERT_EQ(step.codes.size(), step.operations.size()) << what;
+      for (size_t j = 0; j < step.operations.size(); ++j) {
+        EXPECT_EQ(step.reasons[j].empty(), step.codes[j] == ReasonCode::NONE) << what << ": " << step.reasons[j];
+      }
+    }
+  }
+}
+
+ReasonCode mainCode(const Plan& plan, size_t step = 0) { return plan.main().steps.at(step).codes.at(0); }
+
+TEST(ReasonCodes, EachRuleHasItsCode) {
+  EXPECT_EQ(mainCode(partition(testing::mixedModel(), standIn()), 1), ReasonCode::UNSUPPORTED_TYPE);
+  EXPECT_EQ(mainCode(partition(testing::floatLoop(), standIn())), ReasonCode::NOTHING_FOR_FABRIC);
+  EXPECT_EQ(mainCode(partition(testing::intIf(true), standIn())), ReasonCode::UNKNOWN_SHAPE);
+  EXPECT_EQ(mainCode(partition(testing::mixedLoop(), standIn())), ReasonCode::PART_UNSUPPORTED);
+  FabricTarget slow = standIn();
+  slow.capabilities.whilePerformance = {1.0f, 1.0f};
+  EXPECT_EQ(mainCode(partition(testing::counterLoop(), slow)), ReasonCode::NOT_CHEAPER);
+  EXPECT_EQ(mainCode(partition(testing::mixedLoop(), withHandoffs(1000))), ReasonCode::NOT_WORTH_HANDOFFS);
+  // An INT32 operation the stand-in refuses is an unsupported operation.
+  FabricTarget refusesAll = standIn();
+  refusesAll.supports = [](const Model&, uint32_t, uint32_t, std::string* why) {
+    *why = "refused";
+    return false;
+  };
+  EXPECT_EQ(mainCode(partition(testing::longChain(3), refusesAll)), ReasonCode::UNSUPPORTED_OPERATION);
+  // The nesting cap: somewhere down the chain.
+  const Plan deep = partition(testing::deepMixedChain(kMaxInterpretedDepth + 10), standIn());
+  bool capped = false;
+  for (const SubgraphPlan& sp : deep.subgraphs) {
+    for (const Step& step : sp.steps) {
+      for (ReasonCode code : step.codes) capped |= code == ReasonCode::NESTING_DEPTH;
+    }
+  }
+  EXPECT_TRUE(capped);
+}
+
+TEST(ReasonCodes, EveryOperationOffTheFabricHasOneInRandomModels) {
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const Model model = testing::randomModel(seed);
+    if (!validateModel(model).isOk()) continue;
+    expectCodesMatchReasons(partition(model, standIn()), "seed " + std::to_string(seed));
+    expectCodesMatchReasons(partition(model, withHandoffs(1000)), "seed " + std::to_string(seed) + " hand-offs");
+  }
+}
+
+TEST(PlanJson, IsValidAndNamesKindsDevicesAndCodes) {
+  const Model model = testing::mixedLoop();
+  const auto doc = nlohmann::json::parse(formatPlanJson(model, partition(model, standIn()), "fab"));
+  EXPECT_EQ(doc["device"], "fab");
+  EXPECT_EQ(doc["fabricSteps"], 2);
+  EXPECT_EQ(doc["cpuSteps"], 1);
+  EXPECT_EQ(doc["interpretedSteps"], 1);
+  ASSERT_EQ(doc["subgraphs"].size(), 3u);
+  const auto& loop = doc["subgraphs"][0]["steps"][0];
+  EXPECT_EQ(loop["kind"], "while");
+  EXPECT_EQ(loop["device"], "host");
+  EXPECT_EQ(loop["children"]["cond"], 1);
+  EXPECT_EQ(loop["children"]["body"], 2);
+  EXPECT_EQ(loop["operations"][0]["type"], "WHILE");
+  EXPECT_EQ(loop["operations"][0]["reasonCode"], "part_unsupported");
+  const auto& body = doc["subgraphs"][2]["steps"];
+  EXPECT_EQ(body[0]["kind"], "fabric");
+  EXPECT_EQ(body[0]["device"], "fab");
+  EXPECT_EQ(body[0]["operations"][0]["onFabric"], true);
+  EXPECT_FALSE(body[0]["operations"][0].contains("reasonCode"));
+  EXPECT_EQ(body[1]["kind"], "cpu");
+  EXPECT_EQ(body[1]["operations"][0]["reasonCode"], "unsupported_type");
+  EXPECT_EQ(body[1]["operations"][0]["reason"], "FLOAT32 on the stand-in fabric");
+}
+
+TEST(PlanJson, EveryOperationOffTheFabricHasAKnownCodeAndASentence) {
+  const std::vector<std::string> known = {"unsupported_operation", "unsupported_type", "unknown_shape",
+                                          "part_unsupported",      "not_cheaper",      "nesting_depth",
+                                          "nothing_for_fabric",    "not_worth_handoffs", "no_fabric"};
+  std::vector<Model> models = {testing::mixedModel(), testing::mixedLoop(), testing::floatLoop(),
+                               testing::intIf(true), testing::deepMixedChain(kMaxInterpretedDepth + 3)};
+  for (uint64_t seed = 1; seed <= 50; ++seed) models.push_back(testing::randomModel(seed));
+  for (const Model& model : models) {
+    if (!validateModel(model).isOk()) continue;
+    for (const FabricTarget& target : {standIn(), withHandoffs(1000)}) {
+      const auto doc = nlohmann::json::parse(formatPlanJson(model, partition(model, target), "fab"));
+      for (const auto& sg : doc["subgraphs"]) {
+        for (const auto& step : sg["steps"]) {
+          for (const auto& op : step["operations"]) {
+            if (op["onFabric"]) continue;
+            ASSERT_TRUE(op.contains("reasonCode")) << op.dump();
+            EXPECT_NE(std::find(known.begin(), known.end(), op["reasonCode"].get<std::string>()), known.end())
+                << op.dump();
+            EXPECT_FALSE(op["reason"].get<std::string>().empty()) << op.dump();
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
