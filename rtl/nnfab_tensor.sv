@@ -108,18 +108,20 @@ module nnfab_tensor (
   function automatic misaligned(input [2:0] off, input [2:0] bytes);
     misaligned = (off & (bytes - 3'd1)) != 3'd0;
   endfunction
-  function automatic [36:0] to_bytes(input [34:0] n, input [2:0] bytes);
-    to_bytes = bytes == 3'd4 ? {n, 2'b00} : bytes == 3'd2 ? {1'b0, n, 1'b0} : {2'b00, n};
-  endfunction
-
-  // [off, off + len) inside [0, size), without wrap-around, is
-  // off <= size && len <= size - off. T_DESC_CHECK registers size - off (33
-  // bits, negative when off > size) for the destination and each source, so
-  // that a check is one compare, not a subtract and a compare.
+  // n elements of `bytes` from off fit [0, size), without wrap-around, when
+  // off <= size && n * bytes <= size - off, i.e. n <= (size - off) / bytes
+  // (a shift). T_DESC_CHECK registers, for the destination and each source,
+  // whether off > size (neg) and (size - off) / bytes (lim), so that a check
+  // is one compare, not a subtract, a shift and a compare.
   logic [32:0] dst_avail, src_avail[3];
-  function automatic fits(input [36:0] len, input [32:0] avail);
-    fits = !avail[32] && len[36:32] == 5'd0 && len[31:0] <= avail[31:0];
+  logic dst_neg, src_neg[3];
+  logic [31:0] dst_lim, src_lim[3];
+  function automatic [31:0] in_elements(input [31:0] avail, input [2:0] bytes);
+    in_elements = bytes == 3'd4 ? {2'b00, avail[31:2]} : bytes == 3'd2 ? {1'b0, avail[31:1]} : avail[31:0];
   endfunction
+  assign dst_avail = {1'b0, size_q} - {1'b0, dst_q};
+  always_comb
+    for (int i = 0; i < 3; i++) src_avail[i] = {1'b0, size_q} - {1'b0, base[i]};
 
   // ---------------------------------------------------- check sequence
   // T_SUFFIX: suffix[k-1] = suffix[k] * dim[k] for k = 3..1; T_DST:
@@ -161,7 +163,6 @@ module nnfab_tensor (
   end
 
   logic any_zero, dst_ok, src_ok;
-  logic [36:0] src_bytes;
   assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
   assign m_start = !abort && ((!m_pend && (state == T_DST || (state == T_SUFFIX && !any_zero && k != 2'd3))) ||
       (state == T_TERM && ki != 3'd4));
@@ -180,10 +181,8 @@ module nnfab_tensor (
   );
 
   // The product fits the destination (hence is <= DATA_SIZE).
-  assign dst_ok = !big && !m_over && !misaligned(dst_q[2:0], rbytes) &&
-      fits(to_bytes({3'd0, mul_y}, rbytes), dst_avail);
-  assign src_bytes = to_bytes(last, sbytes[s]);
-  assign src_ok = !src_big && !misaligned(base[s][2:0], sbytes[s]) && fits(src_bytes, src_avail[s]);
+  assign dst_ok = !big && !m_over && !misaligned(dst_q[2:0], rbytes) && !dst_neg && mul_y <= dst_lim;
+  assign src_ok = !src_big && !misaligned(base[s][2:0], sbytes[s]) && !src_neg[s] && last <= {3'd0, src_lim[s]};
 
   // ---------------------------------------------------------- engines
   logic e_start, e_busy, e_done, v_start, v_busy, v_done;
@@ -325,8 +324,12 @@ module nnfab_tensor (
         // The descriptor is one aligned 64-byte beat: desc + 64 <= size is
         // desc / 64 < size / 64.
         T_DESC_CHECK: begin
-          dst_avail <= {1'b0, size_q} - {1'b0, dst_q};
-          for (int i = 0; i < 3; i++) src_avail[i] <= {1'b0, size_q} - {1'b0, base[i]};
+          dst_neg <= dst_avail[32];
+          dst_lim <= in_elements(dst_avail[31:0], rbytes);
+          for (int i = 0; i < 3; i++) begin
+            src_neg[i] <= src_avail[i][32];
+            src_lim[i] <= in_elements(src_avail[i][31:0], sbytes[i]);
+          end
           if (desc_q[5:0] != 6'd0 || desc_q[31:6] >= size_q[31:6]) begin
             fault_info <= desc_q;
             state <= T_FAULT;

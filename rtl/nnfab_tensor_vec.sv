@@ -115,6 +115,7 @@ module nnfab_tensor_vec #(
   logic [6:0] burst_q[3];
   logic [FIFO_LOG2+1:0] space_q[3];
   logic fired[3];
+  logic fl_nz[3];              // fetch_left != 0, as old as burst_q
   logic want[3];
   logic [1:0] rr, pick;
   logic pick_ok;
@@ -131,7 +132,7 @@ module nnfab_tensor_vec #(
       space[s] = DEPTH[FIFO_LOG2+1:0] - fcount[s] - inflight[s];
       burst[s] = {25'd0, 7'd64 - {1'b0, nf[s][5:0]}};
       if (fetch_left[s][31:7] == 25'd0 && fetch_left[s][6:0] < burst[s][6:0]) burst[s] = fetch_left[s];
-      want[s] = used[s] && !fired[s] && fetch_left[s] != 32'd0 &&
+      want[s] = used[s] && !fired[s] && fl_nz[s] &&
           {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} <= space_q[s];
     end
     // Round robin from rr, so that A, B and C take turns on the read port.
@@ -234,14 +235,19 @@ module nnfab_tensor_vec #(
 
   // ----------------------------------------------------------- writes
   logic [57:0] aw_beat;
-  logic [31:0] aw_left, aw_sent, w_sent, aw_burst;
+  logic [31:0] aw_left, aw_sent, w_sent;
+  logic [6:0] aw_burst;
+  // aw_burst registered like the read side's burst: the cycle after an AW
+  // (and the first of V_PRIME, when aw_left is new) sends none.
+  logic [6:0] aw_burst_q;
+  logic aw_fired;
   logic aw_fire, abort_w;
   logic [5:0] abort_beat;
-  assign aw_burst = (aw_left < {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}}) ? aw_left :
-      {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}};
-  assign aw_valid = (state == V_PRIME || state == V_STEP || state == V_FINISH) && aw_left != 32'd0;
+  assign aw_burst = (aw_left < {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}}) ? aw_left[6:0] :
+      7'd64 - {1'b0, aw_beat[5:0]};
+  assign aw_valid = (state == V_PRIME || state == V_STEP || state == V_FINISH) && aw_left != 32'd0 && !aw_fired;
   assign aw_addr = {aw_beat, 6'd0};
-  assign aw_len = aw_burst[7:0] - 8'd1;
+  assign aw_len = {1'b0, aw_burst_q} - 8'd1;
   assign aw_fire = aw_valid && aw_ready;
   // After an abort, every beat promised by an accepted AW still goes out,
   // with no byte enabled.
@@ -315,7 +321,10 @@ module nnfab_tensor_vec #(
           end
         rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
       end
+      aw_burst_q <= aw_burst;
+      aw_fired <= aw_fire || state == V_SETUP2;
       for (int s = 0; s < 3; s++) begin
+        fl_nz[s] <= fetch_left[s] != 32'd0;
         burst_q[s] <= burst[s][6:0];
         space_q[s] <= space[s];
         // The first cycle of V_PRIME too: fetch_left is new then.
@@ -340,9 +349,9 @@ module nnfab_tensor_vec #(
         s1_last <= out_beat == 6'd63 || t + 32'd1 == steps;
       end else if (adv) s1_valid <= 1'b0;
       if (aw_fire) begin
-        aw_beat <= after_burst(aw_beat, aw_burst[6:0]);
-        aw_left <= aw_left - aw_burst;
-        aw_sent <= aw_sent + aw_burst;
+        aw_beat <= after_burst(aw_beat, aw_burst_q);
+        aw_left <= aw_left - {25'd0, aw_burst_q};
+        aw_sent <= aw_sent + {25'd0, aw_burst_q};
       end
 
       case (state)
@@ -403,7 +412,7 @@ module nnfab_tensor_vec #(
             t <= t + 32'd1;
             for (int s = 0; s < 3; s++) begin
               cur[s] <= next_beat[s];
-              nxt[s] <= nxt[s] + 58'd1;
+              nxt[s] <= inc58(nxt[s]);
               // nxt + 1 <= ls, given nxt <= ls while real_q.
               real_q[s] <= real_q[s] && nxt[s] != ls[s];
             end
