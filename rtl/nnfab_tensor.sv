@@ -6,8 +6,9 @@
 //    size, not DIV: 64-byte beats, bursts, one output beat per cycle;
 //  - nnfab_tensor_elem: everything else (broadcast and other strides, mixed
 //    element sizes, DIV): one element per cycle through the scalar ALU.
-// The checks run on one shared multiplier over a few cycles: they are
-// per-instruction work, not per element.
+// The checks run on one shared, pipelined multiplier (nnfab_check_mul, 3
+// cycles per product, one product per cycle) over a few dozen cycles: they
+// are per-instruction work, not per element.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor (
@@ -107,28 +108,42 @@ module nnfab_tensor (
   function automatic misaligned(input [2:0] off, input [2:0] bytes);
     misaligned = (off & (bytes - 3'd1)) != 3'd0;
   endfunction
-  function automatic [63:0] to_bytes(input [63:0] n, input [2:0] bytes);
-    to_bytes = bytes == 3'd4 ? {n[61:0], 2'b00} : bytes == 3'd2 ? {n[62:0], 1'b0} : n;
+  // n elements of `bytes` from off fit [0, size), without wrap-around, when
+  // off <= size && n * bytes <= size - off, i.e. n <= (size - off) / bytes
+  // (a shift). T_DESC_CHECK registers, for the destination and each source,
+  // whether off > size (neg) and (size - off) / bytes (lim), so that a check
+  // is one compare, not a subtract, a shift and a compare.
+  logic [32:0] dst_avail, src_avail[3];
+  logic dst_neg, src_neg[3];
+  logic [31:0] dst_lim, src_lim[3];
+  function automatic [31:0] in_elements(input [31:0] avail, input [2:0] bytes);
+    in_elements = bytes == 3'd4 ? {2'b00, avail[31:2]} : bytes == 3'd2 ? {1'b0, avail[31:1]} : avail[31:0];
   endfunction
-
-  // [off, off + len) inside [0, size), without wrap-around.
-  function automatic in_region(input [63:0] off, input [63:0] len, input [31:0] size);
-    in_region = off <= {32'd0, size} && len <= {32'd0, size} - off;
-  endfunction
+  assign dst_avail = {1'b0, size_q} - {1'b0, dst_q};
+  always_comb
+    for (int i = 0; i < 3; i++) src_avail[i] = {1'b0, size_q} - {1'b0, base[i]};
 
   // ---------------------------------------------------- check sequence
   // T_SUFFIX: suffix[k-1] = suffix[k] * dim[k] for k = 3..1; T_DST:
   // elements = suffix[0] * dim[0] and the destination check; per source,
   // T_TERM k = 0..3: the span term (dim[k] - 1) * stride[k], then T_SRC: its
-  // check. A term or product above DATA_SIZE fails its region anyway, which
-  // keeps every sum inside 64 bits (the HLS core's dataSize / span test).
+  // check. A term or product above DATA_SIZE fails its region anyway (the
+  // HLS core's dataSize / span test), so products saturate at 32 bits with
+  // an overflow flag (nnfab_check_mul) and the span `last` (1 + four terms
+  // of at most DATA_SIZE) fits 35 bits. suffix[2] is dim[3] itself. A
+  // suffix or DST step issues its product (m_pend set) and acts when it
+  // comes back (m_valid); a source's four terms are independent, so T_TERM
+  // issues them on consecutive cycles (ki) and sums them as they come (k).
   logic [1:0] k, s;
-  logic [63:0] suffix[4];   // suffix[k] = dim[k+1] * ... * dim[3]
-  logic [63:0] elements, last;
+  logic [2:0] ki;
+  logic [31:0] dim_m1[4];   // dim[k] - 1, registered in T_SUFFIX
+  logic [31:0] suffix[4];   // suffix[k] = dim[k+1] * ... * dim[3] (when !big)
+  logic [31:0] elements;
+  logic [34:0] last;        // 1 + the span terms so far: the source's elements
   logic big, src_big;
   logic contiguous[3];
-  logic [63:0] mul_a, mul_y;
-  logic [31:0] mul_b;
+  logic [31:0] mul_a, mul_b, mul_y;
+  logic m_start, m_pend, m_valid, m_over, m_flush;
 
   always_comb begin
     case (state)
@@ -141,24 +156,33 @@ module nnfab_tensor (
         mul_b = dim[0];
       end
       default: begin
-        mul_a = {32'd0, dim[k] - 32'd1};
-        mul_b = stride[s][k];
+        mul_a = dim_m1[ki[1:0]];
+        mul_b = stride[s][ki[1:0]];
       end
     endcase
   end
-  assign mul_y = mul_a * {32'd0, mul_b};
 
   logic any_zero, dst_ok, src_ok;
-  logic [63:0] src_bytes;
   assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
-  assign dst_ok = !big && mul_y <= {32'd0, size_q} && !misaligned(dst_q[2:0], rbytes) &&
-      in_region({32'd0, dst_q}, to_bytes(mul_y, rbytes), size_q);
-  assign src_bytes = to_bytes(last + 64'd1, sbytes[s]);
-  assign src_ok = !src_big && !misaligned(base[s][2:0], sbytes[s]) && in_region({32'd0, base[s]}, src_bytes, size_q);
+  assign m_start = !abort && ((!m_pend && (state == T_DST || (state == T_SUFFIX && !any_zero && k != 2'd3))) ||
+      (state == T_TERM && ki != 3'd4));
+  assign m_flush = abort || state == T_IDLE;
 
-  // elements <= DATA_SIZE once the destination check passed.
-  logic unused_ok;
-  assign unused_ok = &{1'b0, elements[63:32]};
+  nnfab_check_mul u_mul (
+      .clk(clk),
+      .rst(rst),
+      .flush(m_flush),
+      .start(m_start),
+      .a(mul_a),
+      .b(mul_b),
+      .valid(m_valid),
+      .y(mul_y),
+      .over(m_over)
+  );
+
+  // The product fits the destination (hence is <= DATA_SIZE).
+  assign dst_ok = !big && !m_over && !misaligned(dst_q[2:0], rbytes) && !dst_neg && mul_y <= dst_lim;
+  assign src_ok = !src_big && !misaligned(base[s][2:0], sbytes[s]) && !src_neg[s] && last <= {3'd0, src_lim[s]};
 
   // ---------------------------------------------------------- engines
   logic e_start, e_busy, e_done, v_start, v_busy, v_done;
@@ -294,14 +318,24 @@ module nnfab_tensor (
           desc_q <= desc;
           size_q <= data_size;
           data_addr_q <= data_addr;
+          m_pend <= 1'b0;
           state <= T_DESC_CHECK;
         end
-        T_DESC_CHECK:
-        if (desc_q[5:0] != 6'd0 || !in_region({32'd0, desc_q}, 64'(NNFAB_DESCRIPTOR_BYTES), size_q)) begin
-          fault_info <= desc_q;
-          state <= T_FAULT;
-        end else begin
-          state <= T_DESC_READ;
+        // The descriptor is one aligned 64-byte beat: desc + 64 <= size is
+        // desc / 64 < size / 64.
+        T_DESC_CHECK: begin
+          dst_neg <= dst_avail[32];
+          dst_lim <= in_elements(dst_avail[31:0], rbytes);
+          for (int i = 0; i < 3; i++) begin
+            src_neg[i] <= src_avail[i][32];
+            src_lim[i] <= in_elements(src_avail[i][31:0], sbytes[i]);
+          end
+          if (desc_q[5:0] != 6'd0 || desc_q[31:6] >= size_q[31:6]) begin
+            fault_info <= desc_q;
+            state <= T_FAULT;
+          end else begin
+            state <= T_DESC_READ;
+          end
         end
         // Reads wait until every earlier write is answered (AXI does not
         // order the two channels).
@@ -309,22 +343,32 @@ module nnfab_tensor (
         T_DESC_WAIT:
         if (r_valid) begin
           desc_beat <= r_data;
-          suffix[3] <= 64'd1;
+          suffix[3] <= 32'd1;
           k <= 2'd3;
           big <= 1'b0;
           state <= T_SUFFIX;
         end
         T_SUFFIX: begin
           // A zero dimension makes the instruction a no-op.
+          for (int i = 0; i < 4; i++) dim_m1[i] <= dim[i] - 32'd1;
           if (any_zero) state <= T_DONE;
-          else begin
+          else if (k == 2'd3) begin
+            suffix[2] <= dim[3];
+            if (dim[3] > size_q) big <= 1'b1;
+            k <= 2'd2;
+          end else if (m_start) m_pend <= 1'b1;
+          else if (m_valid) begin
+            m_pend <= 1'b0;
             suffix[k-2'd1] <= mul_y;
-            if (mul_y > {32'd0, size_q}) big <= 1'b1;
+            if (m_over || mul_y > size_q) big <= 1'b1;
             k <= k - 2'd1;
             if (k == 2'd1) state <= T_DST;
           end
         end
-        T_DST: begin
+        T_DST:
+        if (m_start) m_pend <= 1'b1;
+        else if (m_valid) begin
+          m_pend <= 1'b0;
           elements <= mul_y;
           if (!dst_ok) begin
             fault_info <= dst_q;
@@ -332,7 +376,8 @@ module nnfab_tensor (
           end else begin
             s <= 2'd0;
             k <= 2'd0;
-            last <= '0;
+            ki <= 3'd0;
+            last <= 35'd1;
             src_big <= 1'b0;
             contiguous[0] <= 1'b1;
             contiguous[1] <= 1'b1;
@@ -341,11 +386,14 @@ module nnfab_tensor (
           end
         end
         T_TERM: begin
-          last <= last + mul_y;
-          if (mul_y > {32'd0, size_q}) src_big <= 1'b1;
-          if (dim[k] > 32'd1 && {32'd0, stride[s][k]} != suffix[k]) contiguous[s] <= 1'b0;
-          k <= k + 2'd1;
-          if (k == 2'd3) state <= T_SRC;
+          if (m_start) ki <= ki + 3'd1;
+          if (m_valid) begin
+            last <= last + {3'd0, mul_y};
+            if (m_over || mul_y > size_q) src_big <= 1'b1;
+            if (dim[k] > 32'd1 && stride[s][k] != suffix[k]) contiguous[s] <= 1'b0;
+            k <= k + 2'd1;
+            if (k == 2'd3) state <= T_SRC;
+          end
         end
         T_SRC:
         if (!src_ok) begin
@@ -355,7 +403,8 @@ module nnfab_tensor (
           state <= T_DECIDE;
         end else begin
           s <= s + 2'd1;
-          last <= '0;
+          ki <= 3'd0;
+          last <= 35'd1;
           src_big <= 1'b0;
           state <= T_TERM;
         end

@@ -1,13 +1,14 @@
 // The tensor unit's element engine: any strides (broadcast included), any
 // element sizes, DIV. It walks the output in row-major order, one element
-// every three cycles while each source's element is in the beat it holds
+// every four cycles while each source's element is in the beat it holds
 // (one cached beat per source: broadcasts and contiguous rows hit), fetching
-// a beat on a miss. The three stages keep each register-to-register path
+// a beat on a miss. The four stages keep each register-to-register path
 // short (docs/rtl.md "Timing"): E_ADDR forms the element addresses, E_RUN
-// checks the cached beats and picks the operands, E_EXEC runs the ALU (or
-// starts the divider) into the result buffer. Results gather in one beat-wide buffer that goes out as a
-// single-beat posted write (with byte strobes) when the next element falls
-// into another beat.
+// checks the cached beats and picks the operands, E_EXEC runs the ALU into
+// a register (or starts the divider), E_WB writes the result (the ALU's or
+// the divider's) into the result buffer. Results gather in one beat-wide
+// buffer that goes out as a single-beat posted write (with byte strobes)
+// when the next element falls into another beat.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_elem (
@@ -51,6 +52,7 @@ module nnfab_tensor_elem (
     E_ADDR,
     E_RUN,
     E_EXEC,
+    E_WB,
     E_READ,
     E_WAIT,
     E_DIV,
@@ -67,7 +69,9 @@ module nnfab_tensor_elem (
   logic [2:0] sb[3];
   logic [63:0] base[3];
   logic [IW-1:0] cur[3], p0[3], p1[3], p2[3];  // index now, and at the start of each dimension's row
-  logic [31:0] i1, i2, i3, left;
+  // The output index as what is left of each row: r = dim - 1 - i, so that
+  // "last of its row" is r == 0, not an increment and a compare.
+  logic [31:0] r1, r2, r3, dm1, dm2, dm3, left;
   logic [511:0] cache[3];
   logic [57:0] cache_beat[3];
   logic cache_ok[3];
@@ -114,7 +118,7 @@ module nnfab_tensor_elem (
   // as don't-care but a C++ simulation reads out of bounds.
   logic [31:0] v[3];
   logic [543:0] line_pad[3];
-  logic [31:0] alu_y, div_q, y;
+  logic [31:0] alu_y, alu_q, div_q, y;
   logic div_start, div_busy, div_done;
   always_comb begin
     for (int s = 0; s < 3; s++) begin
@@ -150,11 +154,11 @@ module nnfab_tensor_elem (
   assign out_lo = {1'b0, out_addr[31:0]} + {30'd0, rbytes};
   assign next_out = {out_lo[32] ? out_addr[63:32] + 32'd1 : out_addr[63:32], out_lo[31:0]};
   assign is_div = fn == NNFAB_FN_DIV;
-  assign y = is_div ? div_q : alu_y;
+  assign y = is_div ? div_q : alu_q;
   assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
-  // An element is produced in E_RUN when every source hits (E_DIV when the
-  // divider finishes) and its result fits into the buffer.
-  assign emit = ((state == E_EXEC && !is_div) || (state == E_DIV && div_done)) && !out_other_beat;
+  // An element is produced in E_WB, the cycle after the ALU (E_DIV when the
+  // divider finishes), when its result fits into the buffer.
+  assign emit = (state == E_WB || (state == E_DIV && div_done)) && !out_other_beat;
   assign div_start = state == E_EXEC && is_div && !div_busy && !out_other_beat;
 
   assign busy = state != E_IDLE;
@@ -164,7 +168,7 @@ module nnfab_tensor_elem (
   assign r_ready = state == E_WAIT;
   // Flush the buffer when the next element leaves its beat, and at the end.
   assign sq_push = buf_valid && !sq_full && (out_other_beat || state == E_FLUSH) &&
-      (state == E_EXEC || state == E_DIV || state == E_FLUSH);
+      (state == E_EXEC || state == E_WB || state == E_DIV || state == E_FLUSH);
   assign sq_addr = {buf_beat, 6'd0};
   assign sq_data = buf_data;
   assign sq_strb = buf_strb;
@@ -197,9 +201,12 @@ module nnfab_tensor_elem (
             p2[s] <= '0;
             cache_ok[s] <= 1'b0;
           end
-          i1 <= '0;
-          i2 <= '0;
-          i3 <= '0;
+          r1 <= dim1 - 32'd1;
+          r2 <= dim2 - 32'd1;
+          r3 <= dim3 - 32'd1;
+          dm1 <= dim1 - 32'd1;
+          dm2 <= dim2 - 32'd1;
+          dm3 <= dim3 - 32'd1;
           left <= elements;
           out_addr <= dst;
           buf_valid <= 1'b0;
@@ -215,7 +222,11 @@ module nnfab_tensor_elem (
           for (int s = 0; s < 3; s++) v_q[s] <= v[s];
           state <= E_EXEC;
         end
-        E_EXEC: if (div_start) state <= E_DIV;
+        E_EXEC:
+        if (!is_div) begin
+          alu_q <= alu_y;
+          state <= E_WB;
+        end else if (div_start) state <= E_DIV;
         E_READ: if (rd_ready) state <= E_WAIT;
         E_WAIT:
         if (r_valid) begin
@@ -247,14 +258,14 @@ module nnfab_tensor_elem (
         out_addr <= next_out;
         left <= left - 32'd1;
         state <= left == 32'd1 ? E_FLUSH : E_ADDR;
-        // Next output index, row-major with i3 fastest.
+        // Next output index, row-major with dimension 3 fastest.
         for (int s = 0; s < 3; s++) begin
-          if (i3 + 32'd1 != dim3) begin
+          if (r3 != 32'd0) begin
             cur[s] <= cur[s] + {8'd0, stride[s][3]};
-          end else if (i2 + 32'd1 != dim2) begin
+          end else if (r2 != 32'd0) begin
             p2[s] <= p2[s] + {8'd0, stride[s][2]};
             cur[s] <= p2[s] + {8'd0, stride[s][2]};
-          end else if (i1 + 32'd1 != dim1) begin
+          end else if (r1 != 32'd0) begin
             p1[s] <= p1[s] + {8'd0, stride[s][1]};
             p2[s] <= p1[s] + {8'd0, stride[s][1]};
             cur[s] <= p1[s] + {8'd0, stride[s][1]};
@@ -265,15 +276,15 @@ module nnfab_tensor_elem (
             cur[s] <= p0[s] + {8'd0, stride[s][0]};
           end
         end
-        if (i3 + 32'd1 != dim3) begin
-          i3 <= i3 + 32'd1;
+        if (r3 != 32'd0) begin
+          r3 <= r3 - 32'd1;
         end else begin
-          i3 <= '0;
-          if (i2 + 32'd1 != dim2) i2 <= i2 + 32'd1;
+          r3 <= dm3;
+          if (r2 != 32'd0) r2 <= r2 - 32'd1;
           else begin
-            i2 <= '0;
-            if (i1 + 32'd1 != dim1) i1 <= i1 + 32'd1;
-            else i1 <= '0;
+            r2 <= dm2;
+            if (r1 != 32'd0) r1 <= r1 - 32'd1;
+            else r1 <= dm1;
           end
         end
       end

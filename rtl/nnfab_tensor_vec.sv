@@ -9,7 +9,10 @@
 // for it, so read data never waits on a full FIFO); the destination's
 // bursts are written in parallel through the write port. Steady state: one
 // output beat per cycle up to the read port's bandwidth (one beat per
-// source per output beat). Beats outside a source's range (before its first
+// source per output beat). Two stages per output beat (docs/rtl.md
+// "Timing"): a step shifts each source's window into a register (the funnel
+// shift), the next cycle the ALU turns the windows into the write beat; the
+// two overlap, so one cycle more per instruction, not per beat. Beats outside a source's range (before its first
 // or after its last byte) are not fetched: they are zero and their bytes
 // are never strobed.
 `include "nnfab_isa.svh"
@@ -55,6 +58,8 @@ module nnfab_tensor_vec #(
 
   typedef enum logic [2:0] {
     V_IDLE,
+    V_SETUP1,
+    V_SETUP2,
     V_PRIME,
     V_STEP,
     V_FINISH,
@@ -84,6 +89,13 @@ module nnfab_tensor_vec #(
   logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
   logic [57:0] k0[3], fs[3], ls[3];
   logic [511:0] cur[3];
+  logic real_q[3];             // nxt <= ls: the next beat is one of the source's
+
+  // a <= b on 58-bit beat numbers in halves, compared in parallel (one
+  // 58-bit chain is too long for a cycle).
+  function automatic le58(input [57:0] a, input [57:0] b);
+    le58 = a[57:29] < b[57:29] || (a[57:29] == b[57:29] && a[28:0] <= b[28:0]);
+  endfunction
 
   logic used[3];
   always_comb
@@ -96,6 +108,14 @@ module nnfab_tensor_vec #(
   logic [FIFO_LOG2+1:0] fcount[3];
   logic [FIFO_LOG2+1:0] space[3];
   logic [31:0] burst[3];
+  // burst and space registered: want and the pick start at registers. They
+  // are a cycle old: after a source's own request they are stale (fired
+  // blocks it for that cycle); otherwise space only grew since (pops), and
+  // burst changes only with the source's own request.
+  logic [6:0] burst_q[3];
+  logic [FIFO_LOG2+1:0] space_q[3];
+  logic fired[3];
+  logic fl_nz[3];              // fetch_left != 0, as old as burst_q
   logic want[3];
   logic [1:0] rr, pick;
   logic pick_ok;
@@ -112,7 +132,8 @@ module nnfab_tensor_vec #(
       space[s] = DEPTH[FIFO_LOG2+1:0] - fcount[s] - inflight[s];
       burst[s] = {25'd0, 7'd64 - {1'b0, nf[s][5:0]}};
       if (fetch_left[s][31:7] == 25'd0 && fetch_left[s][6:0] < burst[s][6:0]) burst[s] = fetch_left[s];
-      want[s] = used[s] && fetch_left[s] != 32'd0 && {{(FIFO_LOG2 - 5) {1'b0}}, burst[s][6:0]} <= space[s];
+      want[s] = used[s] && !fired[s] && fl_nz[s] &&
+          {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} <= space_q[s];
     end
     // Round robin from rr, so that A, B and C take turns on the read port.
     pick = rr;
@@ -129,7 +150,7 @@ module nnfab_tensor_vec #(
 
   assign rd_valid = (state == V_PRIME || state == V_STEP) && pick_ok && tag_count != TAGS[TAG_LOG2:0];
   assign rd_addr = {nf[pick], 6'd0};
-  assign rd_len = burst[pick][7:0] - 8'd1;
+  assign rd_len = {1'b0, burst_q[pick]} - 8'd1;
   assign ar_fire = rd_valid && rd_ready;
   assign r_ready = tag_count != '0 && state != V_IDLE;
   assign r_fire = r_valid && r_ready;
@@ -165,6 +186,10 @@ module nnfab_tensor_vec #(
   logic [511:0] next_beat[3], window[3], result;
   logic [1023:0] pair[3];
   logic wq_valid, w_take;
+  // Stage 1 (after a step): the shifted windows, strobes and last flag.
+  logic s1_valid, s1_last, adv;
+  logic [511:0] s1_win[3];
+  logic [63:0] s1_strb;
   logic [511:0] wq_data;
   logic [63:0] wq_strb, strb;
   logic wq_last;
@@ -174,7 +199,7 @@ module nnfab_tensor_vec #(
     all_ready = 1'b1;
     prime_ready = 1'b1;
     for (int s = 0; s < 3; s++) begin
-      next_real[s] = nxt[s] <= ls[s];
+      next_real[s] = real_q[s];
       next_beat[s] = next_real[s] ? f_data[s] : '0;
       ready[s] = !used[s] || !next_real[s] || f_valid[s];
       all_ready = all_ready && ready[s];
@@ -188,14 +213,16 @@ module nnfab_tensor_vec #(
   nnfab_vec_alu u_valu (
       .fn(fn_q),
       .byte_lanes(bytes_q),
-      .a(window[0]),
-      .b(window[1]),
-      .c(window[2]),
+      .a(s1_win[0]),
+      .b(s1_win[1]),
+      .c(s1_win[2]),
       .y(result)
   );
 
-  assign w_take = wq_valid && w_ready;
-  assign fire = state == V_STEP && t != steps && all_ready && (!wq_valid || w_take);
+  // w_valid carries wq only outside V_ABORT (abort_w's empty beats then).
+  assign w_take = wq_valid && w_ready && state != V_ABORT;
+  assign adv = s1_valid && (!wq_valid || w_take) && state != V_ABORT;
+  assign fire = state == V_STEP && t != steps && all_ready && (!s1_valid || adv);
   assign out_beat = first_lo + t[5:0];
   always_comb begin
     strb = '1;
@@ -208,14 +235,19 @@ module nnfab_tensor_vec #(
 
   // ----------------------------------------------------------- writes
   logic [57:0] aw_beat;
-  logic [31:0] aw_left, aw_sent, w_sent, aw_burst;
+  logic [31:0] aw_left, aw_sent, w_sent;
+  logic [6:0] aw_burst;
+  // aw_burst registered like the read side's burst: the cycle after an AW
+  // (and the first of V_PRIME, when aw_left is new) sends none.
+  logic [6:0] aw_burst_q;
+  logic aw_fired;
   logic aw_fire, abort_w;
   logic [5:0] abort_beat;
-  assign aw_burst = (aw_left < {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}}) ? aw_left :
-      {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}};
-  assign aw_valid = (state == V_PRIME || state == V_STEP || state == V_FINISH) && aw_left != 32'd0;
+  assign aw_burst = (aw_left < {25'd0, 7'd64 - {1'b0, aw_beat[5:0]}}) ? aw_left[6:0] :
+      7'd64 - {1'b0, aw_beat[5:0]};
+  assign aw_valid = (state == V_PRIME || state == V_STEP || state == V_FINISH) && aw_left != 32'd0 && !aw_fired;
   assign aw_addr = {aw_beat, 6'd0};
-  assign aw_len = aw_burst[7:0] - 8'd1;
+  assign aw_len = {1'b0, aw_burst_q} - 8'd1;
   assign aw_fire = aw_valid && aw_ready;
   // After an abort, every beat promised by an accepted AW still goes out,
   // with no byte enabled.
@@ -233,19 +265,40 @@ module nnfab_tensor_vec #(
     if (ar_fire) tags[tag_w] <= pick;
   end
 
-  // Per-source geometry at start: the first and last byte, and the address
-  // the first output beat's window starts at (src - dst % 64).
-  logic [63:0] src_in[3], src_end[3], shifted_in[3], dst_end;
-  assign dst_end = dst + {32'd0, total_bytes} - 64'd1;
+  // Per-source geometry, over three cycles so that no cycle chains two
+  // wide adds (docs/rtl.md "Timing"). V_IDLE: the inputs, total - 1, the
+  // shift rel and whether the window starts a beat earlier (borrow).
+  // V_SETUP1: the last byte (start + total - 1, carry select), the beat k0
+  // the first window starts in (first beat - borrow) and the one after it
+  // (nxt), by carry select on 29-bit halves. V_SETUP2: the beat counts.
+  logic [63:0] src_in[3], src_q[3], src_end[3];
+  logic [37:0] dst_q, dst_end;  // the destination's beat counts need 32 bits
+  logic [31:0] end_off;
+  logic borrow[3];
+  logic [31:0] dend_beat;  // low word of the last destination beat
+
+  // x + off (off < 2^32): the low word adds, the high word takes the carry
+  // from a parallel increment.
+  function automatic [63:0] add_off(input [63:0] x, input [31:0] off);
+    logic [32:0] lo;
+    lo = {1'b0, x[31:0]} + {1'b0, off};
+    add_off = {lo[32] ? x[63:32] + 32'd1 : x[63:32], lo[31:0]};
+  endfunction
+  // x + 1 and x - 1 on 58-bit beat numbers, the high half by carry select.
+  function automatic [57:0] inc58(input [57:0] x);
+    inc58 = {x[28:0] == 29'h1FFF_FFFF ? x[57:29] + 29'd1 : x[57:29], x[28:0] + 29'd1};
+  endfunction
+  function automatic [57:0] dec58(input [57:0] x);
+    dec58 = {x[28:0] == 29'd0 ? x[57:29] - 29'd1 : x[57:29], x[28:0] - 29'd1};
+  endfunction
+
   always_comb begin
     src_in[0] = src0;
     src_in[1] = src1;
     src_in[2] = src2;
-    for (int s = 0; s < 3; s++) begin
-      src_end[s] = src_in[s] + {32'd0, total_bytes} - 64'd1;
-      shifted_in[s] = src_in[s] - {58'd0, dst[5:0]};
-    end
+    for (int s = 0; s < 3; s++) src_end[s] = add_off(src_q[s], end_off);
   end
+  assign dst_end = dst_q + {6'd0, end_off};
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -263,22 +316,42 @@ module nnfab_tensor_vec #(
         // (muxing by pick before the arithmetic would chain the two).
         for (int s = 0; s < 3; s++)
           if (pick == 2'(s)) begin
-            nf[s] <= after_burst(nf[s], burst[s][6:0]);
-            fetch_left[s] <= fetch_left[s] - burst[s];
+            nf[s] <= after_burst(nf[s], burst_q[s]);
+            fetch_left[s] <= fetch_left[s] - {25'd0, burst_q[s]};
           end
         rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
+      end
+      aw_burst_q <= aw_burst;
+      aw_fired <= aw_fire || state == V_SETUP2;
+      for (int s = 0; s < 3; s++) begin
+        fl_nz[s] <= fetch_left[s] != 32'd0;
+        burst_q[s] <= burst[s][6:0];
+        space_q[s] <= space[s];
+        // The first cycle of V_PRIME too: fetch_left is new then.
+        fired[s] <= (ar_fire && pick == 2'(s)) || state == V_SETUP2;
       end
       if (r_fire && r_last) tag_r <= tag_r + 1'b1;
       tag_count <= tag_count + {{TAG_LOG2{1'b0}}, ar_fire} - {{TAG_LOG2{1'b0}}, r_fire && r_last};
       for (int s = 0; s < 3; s++)
-        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? burst[s][FIFO_LOG2+1:0] : '0) -
+        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} : '0) -
             {{(FIFO_LOG2 + 1) {1'b0}}, r_fire && r_tag == 2'(s)};
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
-      if (w_take) wq_valid <= 1'b0;
+      if (adv) begin
+        wq_valid <= 1'b1;
+        wq_data <= result;
+        wq_strb <= s1_strb;
+        wq_last <= s1_last;
+      end else if (w_take) wq_valid <= 1'b0;
+      if (fire) begin
+        s1_valid <= 1'b1;
+        for (int s = 0; s < 3; s++) s1_win[s] <= window[s];
+        s1_strb <= strb;
+        s1_last <= out_beat == 6'd63 || t + 32'd1 == steps;
+      end else if (adv) s1_valid <= 1'b0;
       if (aw_fire) begin
-        aw_beat <= after_burst(aw_beat, aw_burst[6:0]);
-        aw_left <= aw_left - aw_burst;
-        aw_sent <= aw_sent + aw_burst;
+        aw_beat <= after_burst(aw_beat, aw_burst_q);
+        aw_left <= aw_left - {25'd0, aw_burst_q};
+        aw_sent <= aw_sent + {25'd0, aw_burst_q};
       end
 
       case (state)
@@ -289,42 +362,59 @@ module nnfab_tensor_vec #(
           bytes_q <= byte_lanes;
           dm <= dst[5:0];
           first_lo <= dst[11:6];
-          end_lane <= dst_end[5:0];
-          steps <= 32'(dst_end[63:6] - dst[63:6]) + 32'd1;
+          dst_q <= dst[37:0];
+          end_off <= total_bytes - 32'd1;
           aw_beat <= dst[63:6];
-          aw_left <= 32'(dst_end[63:6] - dst[63:6]) + 32'd1;
           aw_sent <= '0;
           w_sent <= '0;
           t <= '0;
           rr <= '0;
           wq_valid <= 1'b0;
+          s1_valid <= 1'b0;
           for (int s = 0; s < 3; s++) begin
+            src_q[s] <= src_in[s];
             rel[s] <= src_in[s][5:0] - dst[5:0];
-            k0[s] <= shifted_in[s][63:6];
-            nxt[s] <= shifted_in[s][63:6] + 58'd1;
+            borrow[s] <= src_in[s][5:0] < dst[5:0];
             fs[s] <= src_in[s][63:6];
-            ls[s] <= src_end[s][63:6];
             nf[s] <= src_in[s][63:6];
-            fetch_left[s] <= 32'(src_end[s][63:6] - src_in[s][63:6]) + 32'd1;
             inflight[s] <= '0;
           end
+          state <= V_SETUP1;
+        end
+        V_SETUP1: begin
+          end_lane <= dst_end[5:0];
+          dend_beat <= dst_end[37:6];
+          for (int s = 0; s < 3; s++) begin
+            ls[s] <= src_end[s][63:6];
+            k0[s] <= borrow[s] ? dec58(fs[s]) : fs[s];
+            nxt[s] <= borrow[s] ? fs[s] : inc58(fs[s]);
+          end
+          state <= V_SETUP2;
+        end
+        // Beat counts fit 32 bits (total_bytes does): the low words suffice.
+        V_SETUP2: begin
+          steps <= dend_beat - dst_q[37:6] + 32'd1;
+          aw_left <= dend_beat - dst_q[37:6] + 32'd1;
+          for (int s = 0; s < 3; s++) fetch_left[s] <= ls[s][31:0] - fs[s][31:0] + 32'd1;
           state <= V_PRIME;
         end
         V_PRIME:
-        if (prime_ready) begin
-          for (int s = 0; s < 3; s++) cur[s] <= k0[s] == fs[s] ? f_data[s] : '0;
-          state <= V_STEP;
+        begin
+          // nxt and ls stay as loaded during V_PRIME.
+          for (int s = 0; s < 3; s++) real_q[s] <= le58(nxt[s], ls[s]);
+          if (prime_ready) begin
+            for (int s = 0; s < 3; s++) cur[s] <= k0[s] == fs[s] ? f_data[s] : '0;
+            state <= V_STEP;
+          end
         end
         V_STEP: begin
           if (fire) begin
-            wq_valid <= 1'b1;
-            wq_data <= result;
-            wq_strb <= strb;
-            wq_last <= out_beat == 6'd63 || t + 32'd1 == steps;
             t <= t + 32'd1;
             for (int s = 0; s < 3; s++) begin
               cur[s] <= next_beat[s];
-              nxt[s] <= nxt[s] + 58'd1;
+              nxt[s] <= inc58(nxt[s]);
+              // nxt + 1 <= ls, given nxt <= ls while real_q.
+              real_q[s] <= real_q[s] && nxt[s] != ls[s];
             end
           end
           if (t == steps) state <= V_FINISH;
