@@ -20,6 +20,7 @@
 #include "runtime/runtime_models.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"
+#include "support/run_on.h"
 #include "support/random_model.h"
 
 namespace nnfab {
@@ -35,16 +36,7 @@ const Device& hls() {
   return *device;
 }
 
-ExecutionResult runOn(const Device& device, const Model& model, const std::vector<TensorValue>& inputs,
-                      const ExecutionOptions& options = {}) {
-  auto prepared = device.prepare(model, {});
-  if (!prepared.isOk()) {
-    ExecutionResult result;
-    result.status = std::move(prepared).takeStatus();
-    return result;
-  }
-  return prepared.value()->execute(inputs, options);
-}
+using testing::runOn;
 
 // Same status; on success the same outputs, byte for byte.
 void expectSame(const ExecutionResult& expected, const ExecutionResult& actual, const std::string& what) {

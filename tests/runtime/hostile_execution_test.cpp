@@ -10,6 +10,7 @@
 #include "runtime/device.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"
+#include "support/run_on.h"
 
 namespace nnfab {
 namespace {
@@ -22,16 +23,7 @@ constexpr auto I32 = OperandType::TENSOR_INT32;
 constexpr auto B8 = OperandType::TENSOR_BOOL8;
 constexpr auto F32 = OperandType::TENSOR_FLOAT32;
 
-ExecutionResult runOn(const Device& device, const Model& model, const std::vector<TensorValue>& inputs,
-                      const ExecutionOptions& options = {}) {
-  auto prepared = device.prepare(model, {});
-  if (!prepared.isOk()) {
-    ExecutionResult result;
-    result.status = std::move(prepared).takeStatus();
-    return result;
-  }
-  return prepared.value()->execute(inputs, options);
-}
+using testing::runOn;
 
 // t <- reshape(t + zeros[2,1], [-1]) while i < n: t doubles every iteration
 // (its shape is known only at execution, as NNAPI allows for loop state).
