@@ -37,6 +37,13 @@ struct BenchDevice {
 
 // Fabric devices this build can open, most hardware-like first.
 std::vector<std::string> benchDeviceNames();
+// One of benchDeviceNames(), or xrt / xrt:N where XRT is built (a card is
+// opened only when measured, with --xclbin or NNFAB_XCLBIN).
+bool isBenchDevice(std::string_view name);
+// Opens a device that is opened once per process (xrt, xrt:N, xrt-emu) now,
+// so that a missing card or a wrong xclbin stops `nnfab bench` before the
+// first group; OK at once for the others.
+Status prepareBenchDevice(std::string_view name);
 // The runtime's default device when it is a fabric device, else hls.
 std::string defaultBenchDevice();
 // INVALID_ARGUMENT naming the choices when `name` is not one of them.

@@ -25,7 +25,7 @@ std::vector<std::string> groupNames() {
 Result<BenchOutcome> runBench(const BenchOptions& options) {
   const std::string device = options.device.empty() ? defaultBenchDevice() : options.device;
   const std::vector<std::string> devices = benchDeviceNames();
-  if (std::find(devices.begin(), devices.end(), device) == devices.end()) {
+  if (!isBenchDevice(device)) {
     return invalidArgument(
         fmt::format("--device {}: not a fabric device of this build (choose from: {})", device,
                     devices.empty() ? std::string("none") : fmt::format("{}", fmt::join(devices, ", "))));
@@ -37,6 +37,8 @@ Result<BenchOutcome> runBench(const BenchOptions& options) {
           fmt::format("--only {}: no such benchmark (choose from: {})", name, fmt::join(known, ", ")));
     }
   }
+
+  if (Status s = prepareBenchDevice(device); !s) return std::move(s).withContext(device);
 
   Context context;
   context.device = device;

@@ -10,12 +10,16 @@
 #include "bench/qos/qos_bench.h"
 #include "cli/commands.h"
 #include "cli/file_io.h"
+#ifdef NNFAB_HAS_XRT_DEVICE
+#include "runtime/xrt_device.h"
+#endif
 
 namespace nnfab::cli {
 namespace {
 
 struct BenchArgs {
   std::string device;
+  std::string xclbin;
   std::string jsonPath;
   bool quick = false;
   bool qos = false;
@@ -73,13 +77,22 @@ int runBench(const BenchArgs& args) {
     if (!args.only.empty()) return usageError("--qos and --only do not go together");
     return runQos(args, json);
   }
+#ifdef NNFAB_HAS_XRT_DEVICE
+  if (!args.xclbin.empty()) setXrtXclbin(args.xclbin);
+#endif
   bench::BenchOptions options;
   options.device = args.device;
   options.quick = args.quick;
   options.only = args.only;
   options.progress = [](const std::string& line) { fmt::print(stderr, "nnfab bench: {}\n", line); };
   auto outcome = bench::runBench(options);
-  if (!outcome.isOk()) return usageError(outcome.status().message());
+  if (!outcome.isOk()) {
+    // A wrong name or xclbin is a usage problem; a card XRT cannot open is a
+    // device status, as for `nnfab run`.
+    if (outcome.status().code() == ErrorStatus::INVALID_ARGUMENT) return usageError(outcome.status().message());
+    fmt::print(stderr, "nnfab bench: {}: {}\n", toString(outcome.status().code()), outcome.status().message());
+    return kExitErrorStatus;
+  }
 
   const nlohmann::ordered_json& header = outcome->header;
   fmt::print("nnfab bench on {}{} (projections at {} MHz)\n\n", header["device"].get<std::string>(),
@@ -107,6 +120,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
                          "preemption latency, simulation speed, host overhead (docs/bench.md)");
   cmd->add_option("--device", args->device,
                   "Fabric device to measure; default: the default device if it is a fabric device, else hls");
+  cmd->add_option("--xclbin", args->xclbin, "The xclbin --device xrt[:N] loads (default: $NNFAB_XCLBIN)");
   cmd->add_option("--json", args->jsonPath, "Also write every metric as JSON to this file");
   cmd->add_flag("--quick", args->quick, "Small problem sizes (a few seconds; for tests)");
   cmd->add_flag("--qos", args->qos,

@@ -84,18 +84,21 @@ bool parseXrtDeviceName(const std::string& name, unsigned* index) {
   return true;
 }
 
+Result<std::unique_ptr<backends::XrtBackend>> openXrtCardBackend(unsigned index) {
+  if (Status st = runtime::prepareXrtCardEnvironment(); !st) return st;
+  backends::XrtBackendOptions options;
+  options.deviceIndex = index;
+  options.xclbinPath = xclbinPath();
+  return backends::XrtBackend::open(options);
+}
+
 Result<const Device*> openXrtDevice(unsigned index) {
-  const std::string xclbin = xclbinPath();
   XrtState& s = state();
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (auto it = s.cards.find(index); it != s.cards.end()) return static_cast<const Device*>(it->second.get());
   }
-  if (Status st = runtime::prepareXrtCardEnvironment(); !st) return st;
-  backends::XrtBackendOptions options;
-  options.deviceIndex = index;
-  options.xclbinPath = xclbin;
-  auto backend = backends::XrtBackend::open(options);
+  auto backend = openXrtCardBackend(index);
   if (!backend) return backend.status();
   const std::string description = fmt::format("nnfab kernel on {}; other operations on the CPU", (*backend)->description());
   std::lock_guard<std::mutex> lock(s.mutex);

@@ -29,6 +29,13 @@ bool parseXrtDeviceName(const std::string& name, unsigned* index);
 // DEVICE_UNAVAILABLE (no such card, XRT failing) with the reason.
 Result<const Device*> openXrtDevice(unsigned index);
 
+// Card N's backend alone, opened and checked as openXrtDevice does, for
+// `nnfab bench --device xrt[:N]` (which drives the core through CoreDriver
+// and needs the backend, not a runtime device). A second backend on a card
+// the runtime's device already holds is refused by XRT, so the two are not
+// used in one process.
+Result<std::unique_ptr<backends::XrtBackend>> openXrtCardBackend(unsigned index);
+
 // One row of `nnfab devices` per card XRT sees; none (and no error) when
 // XRT sees none.
 struct XrtCardRow {

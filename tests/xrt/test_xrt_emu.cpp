@@ -264,6 +264,38 @@ TEST_F(XrtEmuCli, TheWhileExamplePrintsTheCpuResult) {
   EXPECT_EQ(b["outputs"][1]["data"], Json::parse("[4950]"));
 }
 
+// `nnfab bench --device xrt-emu`: the groups run through the xrt backend on
+// one load (bench/shared_backend.h), and the CYCLES the card path reports
+// are the sim device's: the same RTL behind XRT's shim.
+TEST_F(XrtEmuCli, BenchOnTheCardPathReportsSimsCycles) {
+  const std::string emuJson = (dir_ / "bench_xrt_emu.json").string();
+  const std::string simJson = (dir_ / "bench_sim.json").string();
+  const auto emu = nnfab("bench --quick --only loops,if --device xrt-emu --json " + emuJson);
+  ASSERT_EQ(emu.exitCode, 0) << emu.err;
+  const auto sim = nnfab("bench --quick --only loops,if --device sim --json " + simJson);
+  ASSERT_EQ(sim.exitCode, 0) << sim.err;
+  std::ifstream a(emuJson), b(simJson);
+  const Json e = Json::parse(a), s = Json::parse(b);
+  EXPECT_EQ(e["device"], "xrt-emu");
+  EXPECT_TRUE(e["errors"].empty()) << e["errors"].dump();
+  size_t compared = 0;
+  for (const auto& [name, metric] : s["metrics"].items()) {
+    if (metric["unit"] != "cycles" && metric["unit"] != "cycles/IF") continue;
+    ASSERT_TRUE(e["metrics"].contains(name)) << name;
+    EXPECT_EQ(e["metrics"][name]["value"], metric["value"]) << name;
+    ++compared;
+  }
+  EXPECT_GE(compared, 6u);
+  EXPECT_EQ(e["metrics"]["counter_loop.marginal_cycles_per_iteration"]["value"], 2.0);
+}
+
+TEST_F(XrtEmuCli, BenchRefusesACardWithoutAnXclbin) {
+  const auto out = nnfab("bench --quick --only loops --device xrt:7 --xclbin /nonexistent.xclbin");
+  EXPECT_EQ(out.exitCode, 2);  // a usage problem, before any group runs
+  EXPECT_NE(out.err.find("nonexistent.xclbin: cannot be read"), std::string::npos) << out.err;
+  EXPECT_TRUE(out.out.empty()) << out.out;
+}
+
 }  // namespace clitest
 
 }  // namespace
