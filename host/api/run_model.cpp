@@ -1,9 +1,12 @@
 #include "api/run_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "api/client.h"
 #include "api/prepared_model.h"
+#include "runtime/plan.h"
 
 namespace nnfab {
 
@@ -27,6 +30,21 @@ ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inp
     ExecutionResult result;
     result.status = std::move(prepared).takeStatus();
     return result;
+  }
+  if (options.strictDevice || options.onFallback) {
+    // The model is valid now (prepare checked it): its plan is well defined.
+    const auto off = runtime::offFabricOperations(model, device.partition(model));
+    if (!off.empty()) {
+      const std::string what =
+          fmt::format("{} of the model's operations would not run on {}: {} (reasons: nnfab partition --device {})",
+                      off.size(), device.name(), runtime::summarizeOffFabric(off, 4), device.name());
+      if (options.strictDevice) {
+        ExecutionResult result;
+        result.status = invalidArgument("--strict-device: " + what);
+        return result;
+      }
+      options.onFallback(what);
+    }
   }
   api::ExecuteRequest request;
   request.deadline = deadline;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,15 @@ struct RunOptions {
   uint64_t timeoutMs = 0;         // 0: no deadline
   uint64_t loopTimeoutMs = 2000;  // clamped to 15000
   uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
+  // Placement on a fabric device (docs/runtime.md "Placement"): with
+  // strictDevice, a model any of whose operations would run off the device
+  // (on the CPU executor, or an IF/WHILE interpreted by the host) fails
+  // before running with INVALID_ARGUMENT naming them and their reason codes
+  // (NNAPI's createForDevices rule: the devices must support the whole
+  // model). Otherwise onFallback, when set, hears one line saying what runs
+  // off the device.
+  bool strictDevice = false;
+  std::function<void(const std::string&)> onFallback;
 };
 
 ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inputs,

@@ -31,6 +31,7 @@ struct RunArgs {
   int64_t memoryLimitMb = static_cast<int64_t>(kExecutionMemoryLimitDefault >> 20);
   std::string traceFile;
   std::string xclbin;
+  bool strictDevice = false;
 };
 
 int printResult(const ExecutionResult& result) {
@@ -54,6 +55,9 @@ int run(const RunArgs& args) {
   const Device* device = resolveDevice(args.device, defaultDevice(), &error, &unavailable);
   if (!unavailable.isOk()) return printError(std::move(unavailable));
   if (!device) return usageError(error);
+  if (args.strictDevice && device->name() == "cpu") {
+    return usageError("--strict-device keeps a model on a fabric device: choose one with --device (see nnfab devices)");
+  }
   const auto priority = priorityFromString(args.priority);
   if (!priority) return usageError("--priority must be low, medium or high");
   if (!args.traceFile.empty()) {
@@ -89,6 +93,10 @@ int run(const RunArgs& args) {
   options.timeoutMs = static_cast<uint64_t>(args.timeoutMs);
   options.loopTimeoutMs = static_cast<uint64_t>(args.loopTimeoutMs);
   options.memoryLimitBytes = static_cast<uint64_t>(args.memoryLimitMb) << 20;
+  options.strictDevice = args.strictDevice;
+  if (device->name() != "cpu") {
+    options.onFallback = [](const std::string& what) { fmt::print(stderr, "nnfab: warning: {}\n", what); };
+  }
   return printResult(runModel(*model, *inputs, options));
 }
 
@@ -114,6 +122,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
 #ifdef NNFAB_HAS_XRT_DEVICE
   cmd->add_option("--xclbin", args->xclbin, "The xclbin --device xrt[:N] loads (default: $NNFAB_XCLBIN)");
 #endif
+  cmd->add_flag("--strict-device", args->strictDevice,
+                "Fail (INVALID_ARGUMENT) instead of running any operation off the fabric device: on the CPU or "
+                "as a host-interpreted IF/WHILE (see nnfab partition)");
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }

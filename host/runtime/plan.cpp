@@ -211,4 +211,37 @@ std::string formatPlanJson(const Model& model, const Plan& plan, std::string_vie
   return doc.dump(2) + "\n";
 }
 
+std::vector<OffFabricOperation> offFabricOperations(const Model& model, const Plan& plan) {
+  std::vector<OffFabricOperation> off;
+  for (uint32_t s = 0; s < plan.subgraphs.size(); ++s) {
+    const SubgraphPlan& sp = plan.subgraphs[s];
+    if (!sp.planned) continue;
+    const Subgraph& sg = model.subgraph(s);
+    for (const Step& step : sp.steps) {
+      if (step.kind == StepKind::FABRIC) continue;
+      for (size_t k = 0; k < step.operations.size(); ++k) {
+        OffFabricOperation o;
+        o.subgraph = s;
+        o.operation = step.operations[k];
+        o.type = sg.operations[o.operation].type;
+        o.code = k < step.codes.size() && step.codes[k] != ReasonCode::NONE ? step.codes[k] : ReasonCode::NO_FABRIC;
+        o.reason = k < step.reasons.size() ? step.reasons[k] : std::string();
+        off.push_back(std::move(o));
+      }
+    }
+  }
+  return off;
+}
+
+std::string summarizeOffFabric(const std::vector<OffFabricOperation>& off, size_t limit) {
+  std::vector<std::string> items;
+  for (size_t i = 0; i < off.size() && i < limit; ++i) {
+    items.push_back(fmt::format("subgraph {} operation {} {} ({})", off[i].subgraph, off[i].operation,
+                                toString(off[i].type), toString(off[i].code)));
+  }
+  std::string text = fmt::format("{}", fmt::join(items, "; "));
+  if (off.size() > limit) text += fmt::format("; and {} more", off.size() - limit);
+  return text;
+}
+
 }  // namespace nnfab::runtime

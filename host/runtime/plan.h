@@ -88,4 +88,24 @@ std::string formatPlan(const Model& model, const Plan& plan, std::string_view fa
 // code and sentence.
 std::string formatPlanJson(const Model& model, const Plan& plan, std::string_view fabricName);
 
+// One operation the plan does not run on the fabric: in a CPU step, or an
+// IF/WHILE the host interprets (its control runs on the host even when its
+// parts run on the fabric).
+struct OffFabricOperation {
+  uint32_t subgraph = 0;
+  uint32_t operation = 0;
+  OperationType type{};
+  ReasonCode code = ReasonCode::NONE;
+  std::string reason;
+};
+
+// Every such operation of the planned subgraphs, main first, in step order;
+// empty when the whole model runs on the fabric (`nnfab run
+// --strict-device`, and the CPU-fallback warning of a normal run).
+std::vector<OffFabricOperation> offFabricOperations(const Model& model, const Plan& plan);
+
+// "subgraph 0 operation 3 FULLY_CONNECTED (unsupported_type)" for the first
+// `limit` of them, then "and N more".
+std::string summarizeOffFabric(const std::vector<OffFabricOperation>& off, size_t limit);
+
 }  // namespace nnfab::runtime
