@@ -32,6 +32,7 @@
 #include "Vnnfab_fp_cmp.h"
 #include "Vnnfab_fp_cvt.h"
 #include "Vnnfab_fp_div.h"
+#include "Vnnfab_fp_fc_lane.h"
 #include "Vnnfab_fp_mul.h"
 #include "isa/int32_semantics.h"
 
@@ -44,6 +45,8 @@ constexpr int kMulLatency = 9;
 constexpr int kDivLatency = 33;
 constexpr int kCmpLatency = 2;
 constexpr int kCvtLatency = 4;
+constexpr int kLaneLatency = 19;  // last term to result
+constexpr int kLaneSlots = 8;
 
 float asFloat(uint32_t u) { return std::bit_cast<float>(u); }
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
@@ -509,6 +512,120 @@ TEST(RtlFpCvt, BothDirectionsOnEdgesTiesAndRandomAtFullRate) {
   EXPECT_TRUE(cov.all(0));
   EXPECT_GT(cov.ties, 10000);
   EXPECT_GT(intSat, 100);
+}
+
+// ---------------------------------------------------------------- FC lane
+// Dot products the CPU executor's way (the FLOAT32 contract):
+// acc = +0; acc = acc + x[i] * w[i] (each product rounded); out = act(acc + bias).
+struct DotJob {
+  std::vector<uint32_t> x, w;
+  uint32_t bias = 0, act = 0;
+  uint32_t expected() const {
+    float acc = 0.0f;
+    for (size_t i = 0; i < x.size(); ++i) acc = acc + asFloat(x[i]) * asFloat(w[i]);
+    acc = acc + asFloat(bias);
+    const uint32_t fn[4] = {kMax, kRelu, kRelu1, kRelu6};  // NONE: MAX(acc, acc) = acc
+    return refCmp({bits(acc), bits(acc), fn[act]});
+  }
+};
+
+uint32_t randomTerm(std::mt19937& rng) {
+  if (rng() % 64 == 0) return edgeValues()[rng() % edgeValues().size()];
+  return randomFinite(rng, 110 + rng() % 35);  // 2^-17 .. 2^17: sums that cancel and round
+}
+
+TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
+  expectHostIeee();
+  std::mt19937 rng(17);
+  std::vector<DotJob> jobs(4000);
+  long terms = 0;
+  for (DotJob& j : jobs) {
+    const size_t n = 1 + rng() % 48;
+    for (size_t i = 0; i < n; ++i) {
+      j.x.push_back(randomTerm(rng));
+      j.w.push_back(randomTerm(rng));
+    }
+    j.bias = rng() % 8 == 0 ? 0u : randomTerm(rng);
+    j.act = rng() % 4;
+    terms += long(n) + 1;
+  }
+  VerilatedContext context;
+  Vnnfab_fp_fc_lane m{&context};
+  auto tick = [&] {
+    m.clk = 0;
+    m.eval();
+    m.clk = 1;
+    m.eval();
+  };
+  m.in_valid = 0;
+  m.rst = 1;
+  tick();
+  m.rst = 0;
+  // Per slot: the job being fed and its next term (the bias is term n), and
+  // the jobs whose last term went in, in order.
+  std::array<long, kLaneSlots> feeding;
+  feeding.fill(-1);
+  std::array<size_t, kLaneSlots> pos{};
+  std::array<std::vector<std::pair<long, long>>, kLaneSlots> pending;  // job, cycle of its last term
+  size_t nextJob = 0, done = 0;
+  long stalls = 0, cycles = 0, nanResults = 0;
+  std::array<long, 4> acts{};
+  int bad = 0;
+  while (done < jobs.size() && cycles < 10 * terms) {
+    const uint32_t s = m.slot;
+    if (feeding[s] < 0 && nextJob < jobs.size()) {
+      feeding[s] = long(nextJob++);
+      pos[s] = 0;
+    }
+    m.in_valid = 0;
+    if (feeding[s] >= 0 && rng() % 8 == 0) {
+      ++stalls;  // the weights are late: this turn adds -0
+    } else if (feeding[s] >= 0) {
+      const DotJob& j = jobs[size_t(feeding[s])];
+      const bool bias = pos[s] == j.x.size();
+      m.in_valid = 1;
+      m.x = bias ? j.bias : j.x[pos[s]];
+      m.w = bias ? 0x3F800000u : j.w[pos[s]];
+      m.first = pos[s] == 0;
+      m.last = bias;
+      m.act = j.act;
+      if (bias) {
+        pending[s].emplace_back(feeding[s], cycles);
+        feeding[s] = -1;
+      } else {
+        ++pos[s];
+      }
+    }
+    tick();
+    ++cycles;
+    if (m.out_valid) {
+      const uint32_t os = m.out_slot;
+      if (pending[os].empty()) {
+        ADD_FAILURE() << "result for idle slot " << os << " in cycle " << cycles;
+        break;
+      }
+      const auto [job, issued] = pending[os].front();
+      const DotJob& j = jobs[size_t(job)];
+      // the result leaves exactly kLaneLatency cycles after the last term
+      EXPECT_EQ(cycles - 1 - issued, kLaneLatency - 1) << "slot " << os;
+      const uint32_t want = j.expected();
+      if (!sameFloat(m.y, want) && ++bad <= 10)
+        ADD_FAILURE() << "job " << job << " (" << j.x.size() << " terms, act " << j.act
+                      << "): got " << hex(m.y) << " want " << hex(want);
+      nanResults += isNan(want);
+      ++acts[j.act];
+      pending[os].erase(pending[os].begin());
+      ++done;
+    }
+  }
+  EXPECT_EQ(done, jobs.size());
+  EXPECT_EQ(bad, 0);
+  std::printf("[coverage nnfab_fp_fc_lane] %zu dot products, %ld terms in %ld cycles (%.3f MAC/cycle), %ld stalled "
+              "turns, %ld NaN results, activations NONE %ld RELU %ld RELU1 %ld RELU6 %ld\n",
+              done, terms, cycles, double(terms) / double(cycles), stalls, nanResults, acts[0], acts[1], acts[2],
+              acts[3]);
+  EXPECT_GT(stalls, 1000);
+  EXPECT_GT(nanResults, 10);
 }
 
 }  // namespace
