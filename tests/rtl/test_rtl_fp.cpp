@@ -53,6 +53,13 @@ uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 bool isNan(uint32_t u) { return (u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0; }
 
 // ---- coverage
+// Exact result of a sum/product lies exactly halfway between two floats.
+bool isTie(double exact, float rounded) {
+  if (!std::isfinite(rounded) || static_cast<double>(rounded) == exact) return false;
+  const float next = std::nextafter(rounded, exact > rounded ? INFINITY : -INFINITY);
+  return std::isfinite(next) && exact - double(rounded) == (double(next) - double(rounded)) / 2;
+}
+
 enum Class { kZero, kSubnormal, kNormal, kInf, kNan, kClasses };
 const char* const kClassNames[kClasses] = {"zero", "subnormal", "normal", "inf", "NaN"};
 
@@ -67,7 +74,7 @@ struct Coverage {
   explicit Coverage(std::string name) : unit(std::move(name)) {}
   std::string unit;
   std::array<std::array<long, kClasses>, 3> hits{};  // a, b, y
-  long ties = 0, cancellations = 0, total = 0;
+  long ties = 0, tiesAway = 0, cancellations = 0, total = 0;
   bool useB = true;
 
   // y's class only where y is a float
@@ -77,13 +84,21 @@ struct Coverage {
     if (floatY) ++hits[2][classOf(y)];
     ++total;
   }
+  // A halfway case, and which way ties-to-even took it.
+  void tie(double exact, float rounded) {
+    if (!isTie(exact, rounded)) return;
+    ++ties;
+    tiesAway += std::fabs(double(rounded)) > std::fabs(exact);
+  }
+  // Ties to even went both ways.
+  bool bothWays() const { return tiesAway > 0 && ties - tiesAway > 0; }
   // Every class must have been hit where it can be (checked by the tests).
   bool all(int which) const {
     return std::all_of(hits[which].begin(), hits[which].end(), [](long n) { return n > 0; });
   }
   void print() const {
-    std::printf("[coverage %s] %ld operations, %ld ties, %ld cancellations\n", unit.c_str(), total, ties,
-                cancellations);
+    std::printf("[coverage %s] %ld operations, %ld ties (%ld rounded away from zero, %ld toward), %ld cancellations\n",
+                unit.c_str(), total, ties, tiesAway, ties - tiesAway, cancellations);
     const char* names[3] = {"a", "b", "y"};
     for (int w = 0; w < 3; ++w) {
       if (w == 1 && !useB) continue;
@@ -180,13 +195,6 @@ Op randomPair(std::mt19937& rng, int scale) {
     }
   }
   return op;
-}
-
-// Exact result of a sum/product lies exactly halfway between two floats.
-bool isTie(double exact, float rounded) {
-  if (!std::isfinite(rounded) || static_cast<double>(rounded) == exact) return false;
-  const float next = std::nextafter(rounded, exact > rounded ? INFINITY : -INFINITY);
-  return std::isfinite(next) && exact - double(rounded) == (double(next) - double(rounded)) / 2;
 }
 
 // ---- the pipelines
@@ -314,7 +322,7 @@ TEST(RtlFpAdd, EdgesTiesCancellationAndRandomAtFullRate) {
   for (const Op& op : ops) {
     const float a = asFloat(op.a), b = op.fn ? -asFloat(op.b) : asFloat(op.b);
     const float r = a + b;
-    if (isTie(double(a) + double(b), r)) ++cov.ties;
+    cov.tie(double(a) + double(b), r);
     // cancellation: opposite signs, result at least two binades below the larger operand
     if (std::signbit(a) != std::signbit(b) && std::isfinite(r) &&
         std::fabs(r) < std::max(std::fabs(a), std::fabs(b)) / 4)
@@ -323,6 +331,7 @@ TEST(RtlFpAdd, EdgesTiesCancellationAndRandomAtFullRate) {
   cov.print();
   for (int w = 0; w < 3; ++w) EXPECT_TRUE(cov.all(w)) << w;
   EXPECT_GT(cov.ties, 10000);
+  EXPECT_TRUE(cov.bothWays());
   EXPECT_GT(cov.cancellations, 10000);
 }
 
@@ -348,11 +357,12 @@ TEST(RtlFpMul, EdgesTiesUnderflowAndRandomAtFullRate) {
   compare("mul", ops, got, refMul, cov);
   for (const Op& op : ops) {
     const float a = asFloat(op.a), b = asFloat(op.b);
-    if (isTie(double(a) * double(b), a * b)) ++cov.ties;  // the double product is exact
+    cov.tie(double(a) * double(b), a * b);  // the double product is exact
   }
   cov.print();
   for (int w = 0; w < 3; ++w) EXPECT_TRUE(cov.all(w)) << w;
   EXPECT_GT(cov.ties, 10000);
+  EXPECT_TRUE(cov.bothWays());
 }
 
 // ---------------------------------------------------------------- divider
@@ -374,11 +384,12 @@ TEST(RtlFpDiv, EdgesUnderflowOverflowAndRandomAtFullRate) {
     const double a = asFloat(op.a), b = asFloat(op.b);
     const float r = asFloat(refDiv(op));
     // a tie needs an exact double quotient: only for a power-of-two divisor
-    if ((op.b & 0x7FFFFFu) == 0 && isTie(a / b, r)) ++cov.ties;
+    if ((op.b & 0x7FFFFFu) == 0) cov.tie(a / b, r);
   }
   cov.print();
   for (int w = 0; w < 3; ++w) EXPECT_TRUE(cov.all(w)) << w;
   EXPECT_GT(cov.ties, 30);
+  EXPECT_TRUE(cov.bothWays());
 }
 
 // ---------------------------------------------------------------- comparator
@@ -500,7 +511,7 @@ TEST(RtlFpCvt, BothDirectionsOnEdgesTiesAndRandomAtFullRate) {
       ++cov.hits[2][classOf(got[i])];
       ++cov.total;
       const float r = asFloat(want);
-      if (isTie(double(int32_t(op.a)), r)) ++cov.ties;
+      cov.tie(double(int32_t(op.a)), r);
     }
     if (got[i] != want && ++bad <= 10)
       ADD_FAILURE() << "cvt to_int " << op.fn << " a " << hex(op.a) << ": got " << hex(got[i]) << " want "
@@ -511,6 +522,7 @@ TEST(RtlFpCvt, BothDirectionsOnEdgesTiesAndRandomAtFullRate) {
   std::printf("  FLOAT32 -> INT32 saturated: %ld\n", intSat);
   EXPECT_TRUE(cov.all(0));
   EXPECT_GT(cov.ties, 10000);
+  EXPECT_TRUE(cov.bothWays());
   EXPECT_GT(intSat, 100);
 }
 
