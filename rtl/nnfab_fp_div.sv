@@ -7,13 +7,14 @@
 // division may start every cycle (the tensor unit streams elements); each
 // stage holds one 26-bit subtract and a select (the INT32 nnfab_divider does
 // the same step iteratively, one bit per cycle for one operation at a time).
-// Latency 33: y is valid 33 cycles after in_valid.
+// Latency 32: y is valid 32 cycles after in_valid.
 //   1  classes; leading zeros of both significands (subnormals)
 //   2  normalise both significands (leading one at bit 23), exponents
 //   3  prescale: the dividend doubled when its significand is below the
 //      divisor's, so the quotient lies in [1, 2); the quotient's exponent
-//   4-29  26 quotient bits (24 significand bits, guard, round), MSB first
-//   30-33  nnfab_fp_round with sticky = (remainder != 0)
+//   4-28  25 quotient bits (24 significand bits and the guard), MSB first;
+//         everything below the guard is in the remainder
+//   29-32  nnfab_fp_round with sticky = (remainder != 0)
 module nnfab_fp_div (
     input  logic        clk,
     input  logic        rst,
@@ -23,8 +24,8 @@ module nnfab_fp_div (
     output logic        out_valid,
     output logic [31:0] y
 );
-  localparam int QBITS = 26;
-  localparam int LATENCY = 33;
+  localparam int QBITS = 25;  // 24 significand bits and the guard bit
+  localparam int LATENCY = 32;
 
   logic [LATENCY-1:0] v;
   always_ff @(posedge clk) begin
@@ -129,6 +130,6 @@ module nnfab_fp_div (
   localparam int L = QBITS;
   nnfab_fp_round u_round (
       .clk(clk), .sign(flg[4*L+3]), .nan(flg[4*L+2]), .inf(flg[4*L+1]), .zero(flg[4*L]),
-      .e(exq[10*L+9:10*L]), .m(quo[QBITS*L+QBITS-1:QBITS*L]),
+      .e(exq[10*L+9:10*L]), .m({quo[QBITS*L+QBITS-1:QBITS*L], 1'b0}),
       .sticky(rem[25*L+24:25*L] != 25'd0), .y(y));
 endmodule

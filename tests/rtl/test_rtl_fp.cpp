@@ -42,7 +42,7 @@ namespace {
 // The units' documented latencies (docs/rtl.md).
 constexpr int kAddLatency = 8;
 constexpr int kMulLatency = 9;
-constexpr int kDivLatency = 33;
+constexpr int kDivLatency = 32;
 constexpr int kCmpLatency = 2;
 constexpr int kCvtLatency = 4;
 constexpr int kLaneLatency = 19;  // last term to result
