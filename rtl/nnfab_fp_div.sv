@@ -130,6 +130,6 @@ module nnfab_fp_div (
   localparam int L = QBITS;
   nnfab_fp_round u_round (
       .clk(clk), .sign(flg[4*L+3]), .nan(flg[4*L+2]), .inf(flg[4*L+1]), .zero(flg[4*L]),
-      .e(exq[10*L+9:10*L]), .m({quo[QBITS*L+QBITS-1:QBITS*L], 1'b0}),
+      .e(exq[10*L+9:10*L]), .m({1'b0, quo[QBITS*L+QBITS-1:QBITS*L], 1'b0}),
       .sticky(rem[25*L+24:25*L] != 25'd0), .y(y));
 endmodule

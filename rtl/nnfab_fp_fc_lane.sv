@@ -11,7 +11,7 @@
 // A cycle without a term (in_valid = 0: the weights are late) adds -0 to
 // that slot's sum, which changes no sum (x + -0 = x in round to nearest,
 // +0 + -0 = +0; NaN stays NaN), so the feeder may stall freely.
-// A slot's result leaves 19 cycles after its last term (multiplier 9, adder
+// A slot's result leaves 18 cycles after its last term (multiplier 8, adder
 // 8, activation 2) with out_slot; a slot may start its next sum in its next
 // turn. Every path is the units' own (one select in front of the adder).
 module nnfab_fp_fc_lane (
@@ -28,7 +28,7 @@ module nnfab_fp_fc_lane (
     output logic [2:0]  out_slot,
     output logic [31:0] y
 );
-  localparam int MUL_LATENCY = 9;
+  localparam int MUL_LATENCY = 8;
   localparam int ADD_LATENCY = 8;  // = the number of slots
 
   always_ff @(posedge clk) begin

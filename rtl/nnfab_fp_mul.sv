@@ -3,14 +3,14 @@
 // underflow to subnormals or zero, overflow to ±inf, NaN results (NaN
 // operand, 0·inf) the canonical quiet NaN 0x7FC00000.
 //
-// Latency 9: y is valid 9 cycles after in_valid, one operation per cycle.
+// Latency 8: y is valid 8 cycles after in_valid, one operation per cycle.
 //   1  classes; leading zeros of both significands (subnormals)
 //   2  normalise both significands (leading one at bit 23), exponents
 //   3  the 24 x 24 product as two DSP48E2 products, 24 x 17 and 24 x 7
 //      (registered inside the DSPs), and the product's exponent
 //   4  their sum (48 bits: the product lies in [2^46, 2^48))
-//   5  one-bit normalisation: significand, sticky, exponent
-//   6-9  nnfab_fp_round: subnormal shift, round to nearest even, specials
+//   5-8  nnfab_fp_round: one-bit normalisation, subnormal shift, round to
+//        nearest even, specials
 module nnfab_fp_mul (
     input  logic        clk,
     input  logic        rst,
@@ -20,12 +20,12 @@ module nnfab_fp_mul (
     output logic        out_valid,
     output logic [31:0] y
 );
-  logic [8:0] v;
+  logic [7:0] v;
   always_ff @(posedge clk) begin
     if (rst) v <= '0;
-    else v <= {v[7:0], in_valid};
+    else v <= {v[6:0], in_valid};
   end
-  assign out_valid = v[8];
+  assign out_valid = v[7];
 
   // ---- stage 1: classes, leading zeros
   logic unused_ok;
@@ -103,28 +103,8 @@ module nnfab_fp_mul (
     s4_p <= {7'd0, s3_plo} + {s3_phi, 17'd0};
   end
 
-  // ---- stage 5: leading one to bit 47
-  logic s5_sign, s5_nan, s5_inf, s5_zero, s5_sticky;
-  logic [9:0] s5_e;
-  logic [25:0] s5_m;
-  always_ff @(posedge clk) begin
-    s5_sign <= s4_sign;
-    s5_nan <= s4_nan;
-    s5_inf <= s4_inf;
-    s5_zero <= s4_zero;
-    if (s4_p[47]) begin
-      s5_e <= s4_e + 10'd1;
-      s5_m <= s4_p[47:22];
-      s5_sticky <= s4_p[21:0] != 22'd0;
-    end else begin
-      s5_e <= s4_e;
-      s5_m <= s4_p[46:21];
-      s5_sticky <= s4_p[20:0] != 21'd0;
-    end
-  end
-
-  // ---- stages 6-9
+  // ---- stages 5-8 (the leading one is at bit 47 or 46 of the product)
   nnfab_fp_round u_round (
-      .clk(clk), .sign(s5_sign), .nan(s5_nan), .inf(s5_inf), .zero(s5_zero),
-      .e(s5_e), .m(s5_m), .sticky(s5_sticky), .y(y));
+      .clk(clk), .sign(s4_sign), .nan(s4_nan), .inf(s4_inf), .zero(s4_zero),
+      .e(s4_e), .m(s4_p[47:21]), .sticky(s4_p[20:0] != 21'd0), .y(y));
 endmodule

@@ -1,16 +1,19 @@
 // The common tail of the floating-point multiplier and divider (docs/rtl.md
-// "Floating-point units"): a normalised significand and its exponent in, the
-// binary32 result rounded to nearest even out, with gradual underflow.
+// "Floating-point units"): a significand and its exponent in, the binary32
+// result rounded to nearest even out, with gradual underflow.
 // The caller passes
-//   e       the biased exponent of m, signed and unbounded (1..254 normal;
-//           <= 0 means the result is subnormal or rounds to zero; >= 255
-//           overflows to inf),
-//   m       26 bits, the leading one at bit 25 (bits 1:0 below the ulp),
+//   e       the biased exponent for m's leading one at bit 25, signed and
+//           unbounded (1..254 normal; <= 0 means the result is subnormal or
+//           rounds to zero; >= 255 overflows to inf),
+//   m       27 bits, the leading one at bit 25 or at bit 26 (one binade
+//           higher: e + 1; the multiplier's product needs this last one-bit
+//           normalisation, which costs no stage here),
 //   sticky  whether anything non-zero lies below m,
 //   nan / inf / zero  a special result that overrides the number (inf and
 //           zero carry `sign`; NaN is the canonical 0x7FC00000).
 // Latency 4 (y is registered), one operation per cycle:
-//   1  tiny results: right-shift amount 1 - e, clamped to 26 (all sticky)
+//   1  the one-bit normalisation; tiny results: right-shift amount 1 - e,
+//      clamped to 26 (all sticky)
 //   2  the right shift in a 52-bit field (no bit lost)
 //   3  guard, sticky, round-up decision
 //   4  the increment on the packed exponent|fraction (a carry moves into the
@@ -22,17 +25,19 @@ module nnfab_fp_round (
     input  logic        inf,
     input  logic        zero,
     input  logic [9:0]  e,
-    input  logic [25:0] m,
+    input  logic [26:0] m,
     input  logic        sticky,
     output logic [31:0] y
 );
   localparam logic [31:0] QNAN = 32'h7FC00000;
 
   // ---- stage 1
-  logic tiny;
-  logic [9:0] neg_e;  // 1 - e
-  assign tiny = e[9] || e == 10'd0;
-  assign neg_e = 10'd1 - e;
+  logic up, tiny;
+  logic [9:0] e_n, neg_e;  // the exponent for the leading one at bit 25; 1 - e_n
+  assign up = m[26];
+  assign e_n = up ? e + 10'd1 : e;
+  assign tiny = e_n[9] || e_n == 10'd0;
+  assign neg_e = 10'd1 - e_n;
   logic r1_sign, r1_nan, r1_inf, r1_zero, r1_ovf, r1_sticky;
   logic [7:0] r1_e;
   logic [4:0] r1_rsh;
@@ -42,11 +47,11 @@ module nnfab_fp_round (
     r1_nan <= nan;
     r1_inf <= inf;
     r1_zero <= zero;
-    r1_ovf <= !tiny && e >= 10'd255;
-    r1_sticky <= sticky;
-    r1_e <= tiny ? 8'd0 : e[7:0];
+    r1_ovf <= !tiny && e_n >= 10'd255;
+    r1_sticky <= sticky || (up && m[0]);
+    r1_e <= tiny ? 8'd0 : e_n[7:0];
     r1_rsh <= !tiny ? 5'd0 : (neg_e > 10'd26) ? 5'd26 : neg_e[4:0];
-    r1_m <= m;
+    r1_m <= up ? m[26:1] : m[25:0];
   end
 
   // ---- stage 2

@@ -41,11 +41,11 @@ namespace {
 
 // The units' documented latencies (docs/rtl.md).
 constexpr int kAddLatency = 8;
-constexpr int kMulLatency = 9;
+constexpr int kMulLatency = 8;
 constexpr int kDivLatency = 32;
 constexpr int kCmpLatency = 2;
 constexpr int kCvtLatency = 4;
-constexpr int kLaneLatency = 19;  // last term to result
+constexpr int kLaneLatency = 18;  // last term to result
 constexpr int kLaneSlots = 8;
 
 float asFloat(uint32_t u) { return std::bit_cast<float>(u); }
