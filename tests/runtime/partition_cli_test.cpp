@@ -78,7 +78,7 @@ TEST_F(PartitionCli, ShowsLoopsWhoseHandOffsAreNotWorthItOnTheCpu) {
 
 TEST_F(PartitionCli, JsonGivesStepsKindsDevicesAndReasonCodes) {
   const std::string path = std::string(NNFAB_SOURCE_ROOT) + "/examples/";
-  for (const char* name : {"while_fib", "while_sum", "if_abs_scale"}) {
+  for (const char* name : {"while_fib", "while_sum", "if_abs_scale", "rnn_loop"}) {
     const Outcome o = nnfab("partition --json " + path + std::string(name) + ".json --device hls");
     ASSERT_EQ(o.exitCode, 0) << name << ": " << o.err;
     EXPECT_EQ(o.err, "") << name;
@@ -119,6 +119,13 @@ TEST_F(PartitionCli, JsonGivesStepsKindsDevicesAndReasonCodes) {
   EXPECT_EQ(simDoc["subgraphs"][0]["steps"][0]["kind"], "cpu");
   EXPECT_EQ(simDoc["subgraphs"][0]["steps"][0]["operations"][0]["reasonCode"], "not_worth_handoffs");
 #endif
+  // rnn_loop (FLOAT32 state, two FULLY_CONNECTED, ADD with RELU, a
+  // data-dependent trip count): wholly on the hls fabric.
+  const auto rnn = nlohmann::json::parse(nnfab("partition --json " + path + "rnn_loop.json --device hls").out);
+  EXPECT_EQ(rnn["fabricSteps"], 1);
+  EXPECT_EQ(rnn["cpuSteps"], 0);
+  EXPECT_EQ(rnn["interpretedSteps"], 0);
+  EXPECT_EQ(rnn["subgraphs"][0]["steps"][0]["operations"][0]["onFabric"], true);
   // while_sum (INT32 only): one fabric step.
   const auto sum = nlohmann::json::parse(nnfab("partition --json " + path + "while_sum.json --device hls").out);
   EXPECT_EQ(sum["fabricSteps"], 1);
