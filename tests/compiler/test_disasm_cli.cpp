@@ -52,10 +52,21 @@ TEST_F(DisasmCli, InputsFileGivesTheShapes) {
 }
 
 TEST_F(DisasmCli, UnsupportedOrUncompilableIsExitOne) {
-  const Outcome o = nnfab("disasm examples/if_abs_scale.json");
+  // RESHAPE on TENSOR_INT32: the fabric takes it on FLOAT32 only.
+  testing::SubgraphBuilder r;
+  const uint32_t in = r.input(OperandType::TENSOR_INT32, {4});
+  const uint32_t out = r.output(OperandType::TENSOR_INT32, {2, 2});
+  r.op(OperationType::RESHAPE, {in, r.int32Tensor({2}, {2, 2})}, {out});
+  Model unsupported;
+  unsupported.main = r.build();
+  const Outcome o = nnfab("disasm " + write("reshape_int32.json", writeModel(unsupported)).string());
   EXPECT_EQ(o.exitCode, 1);
   EXPECT_TRUE(o.out.empty()) << o.out;
   EXPECT_NE(o.err.find("not supported by the fabric"), std::string::npos) << o.err;
+  // if_abs_scale (FLOAT32 in its branches) is the whole ISA's since version 2.
+  const Outcome f = nnfab("disasm examples/if_abs_scale.json");
+  EXPECT_EQ(f.exitCode, 0) << f.err;
+  EXPECT_NE(f.out.find(".float32"), std::string::npos) << f.out;
 
   const fs::path deep = write("deep.json", writeModel(testing::deepWhileChain(100)));
   const Outcome d = nnfab("disasm " + deep.string());
