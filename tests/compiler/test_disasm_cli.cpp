@@ -52,14 +52,15 @@ TEST_F(DisasmCli, InputsFileGivesTheShapes) {
 }
 
 TEST_F(DisasmCli, UnsupportedOrUncompilableIsExitOne) {
-  // RESHAPE on TENSOR_INT32: the fabric takes it on FLOAT32 only.
+  // RESHAPE whose shape is an input: the fabric needs it at compile time.
   testing::SubgraphBuilder r;
-  const uint32_t in = r.input(OperandType::TENSOR_INT32, {4});
-  const uint32_t out = r.output(OperandType::TENSOR_INT32, {2, 2});
-  r.op(OperationType::RESHAPE, {in, r.int32Tensor({2}, {2, 2})}, {out});
+  const uint32_t in = r.input(OperandType::TENSOR_FLOAT32, {4});
+  const uint32_t shape = r.input(OperandType::TENSOR_INT32, {2});
+  const uint32_t out = r.output(OperandType::TENSOR_FLOAT32, {});
+  r.op(OperationType::RESHAPE, {in, shape}, {out});
   Model unsupported;
   unsupported.main = r.build();
-  const Outcome o = nnfab("disasm " + write("reshape_int32.json", writeModel(unsupported)).string());
+  const Outcome o = nnfab("disasm " + write("reshape_input_shape.json", writeModel(unsupported)).string());
   EXPECT_EQ(o.exitCode, 1);
   EXPECT_TRUE(o.out.empty()) << o.out;
   EXPECT_NE(o.err.find("not supported by the fabric"), std::string::npos) << o.err;
