@@ -61,7 +61,8 @@ struct Gen {
         break;
       }
       default: {
-        const uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+        uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+        while (isa::fnTensorOnly(fn)) fn = uniform(0, isa::kNumAluFns - 1);  // CVT, FC: no SALU form
         const uint32_t ops = isa::fnOperands(fn);
         p.a.emit(insn::alu(fn, valueReg(), anyReg(), ops >= 2 ? anyReg() : 0, ops >= 3 ? anyReg() : 0));
       }
@@ -94,7 +95,10 @@ struct Gen {
   }
 
   void tensor() {
+    // The base ISA both cores execute (the RTL has no FLOAT32 units yet: CVT
+    // and FC are FLOAT32 functions).
     uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+    while (isa::fnTensorOnly(fn)) fn = uniform(0, isa::kNumAluFns - 1);
     const uint32_t mask = isa::fnTypeMask(fn);
     uint32_t type = (mask & 1u) && ((mask & 2u) == 0 || chance(0.5)) ? isa::kTypeINT32 : isa::kTypeBOOL8;
     const uint32_t ops = isa::fnOperands(fn);
@@ -164,7 +168,19 @@ struct Gen {
 
   void fault() {
     switch (uniform(0, 3)) {
-      case 0: p.a.emit((uint64_t{rng()} << 32) | rng()); break;  // most random words are illegal
+      case 0: {  // most random words are illegal
+        // Not a FLOAT32/CVT/FC tensor word: the HLS core executes those, the
+        // RTL (FEATURES 0) rejects them, so the two would rightly differ.
+        uint64_t word = 0;
+        for (;;) {
+          word = (uint64_t{rng()} << 32) | rng();
+          const isa::Fields f = isa::decodeFields(word);
+          const bool tensor = (f.opcode & isa::kClassMask) == isa::kClassTENSOR;
+          if (!tensor || (f.type != isa::kTypeFLOAT32 && !isa::fnTensorOnly(f.opcode & isa::kFnMask))) break;
+        }
+        p.a.emit(word);
+        break;
+      }
       case 1: p.a.emit(insn::halt(uniform(1, 1000))); break;
       case 2: p.a.emit(insn::jmp(1u << 20)); break;  // pc leaves the program
       default: p.a.emit(insn::stw(1, valueReg(), 0)); break;  // a random base: mostly out of range
