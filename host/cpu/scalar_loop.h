@@ -33,6 +33,12 @@ enum class ScalarOp : uint8_t {
   SELECT,         // dst = a (mask) != 0 ? b : c, as bit patterns
   F_TO_I, I_TO_F,  // CAST
   MOVE,           // identity CAST, and loop values carried to the next iteration
+  // Control: leave the loop unless register a (the cond output, BOOL8) is
+  // true; the fused forms test a comparison of two INT32 registers instead
+  // of a stored result. A true test is where the clock is consulted.
+  EXIT_UNLESS,
+  EXIT_UNLESS_LT_I, EXIT_UNLESS_LE_I, EXIT_UNLESS_GT_I, EXIT_UNLESS_GE_I, EXIT_UNLESS_EQ_I, EXIT_UNLESS_NE_I,
+  BACKEDGE,  // one iteration done: back to the first instruction
 };
 
 struct ScalarInstr {
@@ -45,13 +51,14 @@ struct ScalarInstr {
 
 // One WHILE, ready to run: registers [0, values.size()) hold the loop values
 // (the m + k carried ones, then the input-only ones), in the WHILE's order.
+// The code is one stream: the cond, its EXIT_UNLESS* test at condEnd, the
+// body, the moves of carried values, BACKEDGE.
 struct ScalarLoop {
   uint32_t registerCount = 0;
   std::vector<std::pair<uint32_t, uint32_t>> constants;  // register, bit pattern
   std::vector<OperandType> valueTypes;                    // per loop value
-  std::vector<ScalarInstr> code;  // [0, condEnd): cond; [condEnd, end): body, then carries
-  uint32_t condEnd = 0;
-  uint32_t condition = 0;  // register of the cond output
+  std::vector<ScalarInstr> code;
+  uint32_t condEnd = 0;  // index of the exit test
   uint32_t carried = 0;    // m + k
   uint32_t outputs = 0;    // m
   // Iterations between two clock reads: ~kInstructionsPerClockRead

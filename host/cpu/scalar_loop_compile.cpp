@@ -235,8 +235,10 @@ int sourceCount(ScalarOp op) {
   switch (op) {
     case ScalarOp::ABS_I: case ScalarOp::NEG_I: case ScalarOp::ABS_F: case ScalarOp::NEG_F:
     case ScalarOp::RELU_F: case ScalarOp::RELU1_F: case ScalarOp::RELU6_F: case ScalarOp::NOT_B:
-    case ScalarOp::F_TO_I: case ScalarOp::I_TO_F: case ScalarOp::MOVE:
+    case ScalarOp::F_TO_I: case ScalarOp::I_TO_F: case ScalarOp::MOVE: case ScalarOp::EXIT_UNLESS:
       return 1;
+    case ScalarOp::BACKEDGE:
+      return 0;
     case ScalarOp::SELECT:
       return 3;
     default:
@@ -246,7 +248,62 @@ int sourceCount(ScalarOp op) {
 
 bool reads(const ScalarInstr& in, uint32_t reg) {
   const int n = sourceCount(in.op);
-  return in.a == reg || (n > 1 && in.b == reg) || (n > 2 && in.c == reg);
+  return (n > 0 && in.a == reg) || (n > 1 && in.b == reg) || (n > 2 && in.c == reg);
+}
+
+// The loop's exit test on the cond output `condition`: when the cond's last
+// instruction is the INT32 comparison that computes it, the test compares
+// directly (the stored BOOL8 is read by nothing else: it is the cond's
+// output, and the cond ends there).
+void emitExitTest(ScalarLoop& loop, uint32_t condition) {
+  static constexpr std::pair<ScalarOp, ScalarOp> kFused[] = {
+      {ScalarOp::LT_I, ScalarOp::EXIT_UNLESS_LT_I}, {ScalarOp::LE_I, ScalarOp::EXIT_UNLESS_LE_I},
+      {ScalarOp::GT_I, ScalarOp::EXIT_UNLESS_GT_I}, {ScalarOp::GE_I, ScalarOp::EXIT_UNLESS_GE_I},
+      {ScalarOp::EQ_I, ScalarOp::EXIT_UNLESS_EQ_I}, {ScalarOp::NE_I, ScalarOp::EXIT_UNLESS_NE_I},
+  };
+  if (!loop.code.empty() && loop.code.back().dst == condition) {
+    ScalarInstr& last = loop.code.back();
+    for (const auto& [compare, exit] : kFused) {
+      if (last.op == compare) {
+        last.op = exit;
+        last.dst = 0;
+        return;
+      }
+    }
+  }
+  loop.code.push_back(ScalarInstr{ScalarOp::EXIT_UNLESS, 0, condition, 0, 0});
+}
+
+// When a later body instruction still reads the old value of loop value j,
+// moves the single instruction producing its next value (`from`) to just
+// after the last such reader, if nothing in between depends on it or
+// changes its sources. Then writeInPlace can succeed.
+bool sinkProducer(ScalarLoop& loop, uint32_t j, uint32_t from) {
+  size_t first = loop.code.size();
+  for (size_t k = loop.condEnd + 1; k < loop.code.size(); ++k) {
+    if (loop.code[k].dst == from) {
+      first = k;
+      break;
+    }
+  }
+  if (first == loop.code.size()) return false;
+  size_t lastReader = first;
+  for (size_t k = first + 1; k < loop.code.size(); ++k) {
+    if (reads(loop.code[k], j)) lastReader = k;
+  }
+  if (lastReader == first) return false;
+  const ScalarInstr producer = loop.code[first];
+  const int sources = sourceCount(producer.op);
+  for (size_t k = first + 1; k <= lastReader; ++k) {
+    const ScalarInstr& in = loop.code[k];
+    if (reads(in, from) || in.dst == from || in.dst == j) return false;
+    if (in.dst == producer.a || (sources > 1 && in.dst == producer.b) || (sources > 2 && in.dst == producer.c)) {
+      return false;
+    }
+  }
+  loop.code.erase(loop.code.begin() + static_cast<std::ptrdiff_t>(first));
+  loop.code.insert(loop.code.begin() + static_cast<std::ptrdiff_t>(lastReader), producer);
+  return true;
 }
 
 // Writes the body's result for loop value j straight into register j, instead
@@ -254,7 +311,7 @@ bool reads(const ScalarInstr& in, uint32_t reg) {
 // first writer still needs the old value of j. `from` is the temporary.
 bool writeInPlace(ScalarLoop& loop, uint32_t j, uint32_t from) {
   size_t first = loop.code.size();
-  for (size_t k = loop.condEnd; k < loop.code.size(); ++k) {
+  for (size_t k = loop.condEnd + 1; k < loop.code.size(); ++k) {
     if (loop.code[k].dst == from) {
       first = k;
       break;
@@ -307,9 +364,9 @@ std::optional<ScalarLoop> compileScalarLoop(const Model& model, const Subgraph& 
 
   Compiler condCompiler(loop);
   if (!condCompiler.lower(cond)) return std::nullopt;
-  loop.condition = condCompiler.reg(cond.outputIndexes[0]);
   if (cond.operands[cond.outputIndexes[0]].type != T::TENSOR_BOOL8) return std::nullopt;
-  loop.condEnd = static_cast<uint32_t>(loop.code.size());
+  emitExitTest(loop, condCompiler.reg(cond.outputIndexes[0]));
+  loop.condEnd = static_cast<uint32_t>(loop.code.size() - 1);
 
   Compiler bodyCompiler(loop);
   if (!bodyCompiler.lower(body)) return std::nullopt;
@@ -325,13 +382,15 @@ std::optional<ScalarLoop> compileScalarLoop(const Model& model, const Subgraph& 
   // loop values stays a temporary.
   for (uint32_t j = 0; j < loop.carried; ++j) {
     const uint32_t from = carriedFrom[j];
-    if (std::count(carriedFrom.begin(), carriedFrom.end(), from) == 1 && writeInPlace(loop, j, from)) {
+    if (std::count(carriedFrom.begin(), carriedFrom.end(), from) != 1) continue;
+    if (writeInPlace(loop, j, from) || (sinkProducer(loop, j, from) && writeInPlace(loop, j, from))) {
       carriedFrom[j] = j;
     }
   }
   for (uint32_t j = 0; j < loop.carried; ++j) {
     if (carriedFrom[j] != j) loop.code.push_back(ScalarInstr{ScalarOp::MOVE, j, carriedFrom[j], 0, 0});
   }
+  loop.code.push_back(ScalarInstr{ScalarOp::BACKEDGE, 0, 0, 0, 0});
   const uint64_t perIteration = std::max<uint64_t>(1, loop.code.size());
   loop.iterationsPerClockRead = std::max<uint64_t>(1, kInstructionsPerClockRead / perIteration);
   loop.footprintBytes = condCompiler.resultBytes() + 2 * bodyCompiler.resultBytes();

@@ -50,13 +50,21 @@ PreparedProgram framesOnly(const Model& model) { return lowerModel(model, LowerO
 TEST(ScalarLoop, TheAccumulatorLoopCompilesToFourInstructions) {
   const Model model = testing::counterLoop(true);
   const PreparedProgram program = lowerModel(model);
-  const ProgramOp& loop = program.subgraphs[0].ops.at(0);
-  ASSERT_TRUE(loop.scalarLoop);
-  // LESS i n | ADD i 1, ADD acc i written in place, one move of i.
-  EXPECT_EQ(loop.scalarLoop->condEnd, 1u);
-  EXPECT_LE(loop.scalarLoop->code.size(), 4u);
-  EXPECT_EQ(loop.scalarLoop->carried, 2u);
-  EXPECT_EQ(loop.scalarLoop->outputs, 2u);
+  const ProgramOp& op = program.subgraphs[0].ops.at(0);
+  ASSERT_TRUE(op.scalarLoop);
+  const ScalarLoop& loop = *op.scalarLoop;
+  // LESS i n fused into the exit test; ADD acc i scheduled before ADD i 1 so
+  // that both write their loop registers in place (no moves); back.
+  ASSERT_EQ(loop.code.size(), 4u);
+  EXPECT_EQ(loop.condEnd, 0u);
+  EXPECT_EQ(loop.code[0].op, ScalarOp::EXIT_UNLESS_LT_I);
+  EXPECT_EQ(loop.code[1].op, ScalarOp::ADD_I);
+  EXPECT_EQ(loop.code[1].dst, 1u);  // acc
+  EXPECT_EQ(loop.code[2].op, ScalarOp::ADD_I);
+  EXPECT_EQ(loop.code[2].dst, 0u);  // i
+  EXPECT_EQ(loop.code[3].op, ScalarOp::BACKEDGE);
+  EXPECT_EQ(loop.carried, 2u);
+  EXPECT_EQ(loop.outputs, 2u);
   EXPECT_FALSE(framesOnly(model).subgraphs[0].ops.at(0).scalarLoop);
 }
 
