@@ -11,6 +11,7 @@ Sizes Sizes::quick() {
   s.watchdogBudget = 2000;
   s.hostExecutions = 200;
   s.cosimN = 1000;
+  s.cpuLoopN2 = 10000;
   return s;
 }
 
@@ -24,6 +25,7 @@ const std::vector<Group>& benchGroups() {
       {"preempt", "cycles from a preemption request to the saved context", true, runPreemptGroup},
       {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},
       {"host", "host time per execution beyond the device's own", true, runHostGroup},
+      {"cpu", "the CPU executor: ns per WHILE iteration, loop timeout overshoot (any --device)", true, runCpuGroup},
   };
   return groups;
 }

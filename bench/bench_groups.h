@@ -25,6 +25,7 @@ struct Sizes {
   uint64_t watchdogBudget = 20000;  // cycles
   uint32_t hostExecutions = 5000;   // tiny model, host overhead
   uint32_t cosimN = 100000;         // counter loop run on sim and hls for the wall-time ratio
+  uint32_t cpuLoopN2 = 100000;      // CPU executor loops: n = loopN1 vs this
 
   static Sizes full() { return {}; }
   static Sizes quick();
@@ -65,5 +66,6 @@ Status runWatchdogGroup(const Context& context, Report& report);
 Status runPreemptGroup(const Context& context, Report& report);
 Status runCosimGroup(const Context& context, Report& report);
 Status runHostGroup(const Context& context, Report& report);
+Status runCpuGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench
