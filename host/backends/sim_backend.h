@@ -65,7 +65,11 @@ class SimBackend final : public fabric::HostMemoryBackend {
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
+  // One hand-off to the worker for all of them; each is still its own
+  // AXI4-Lite transaction through the RTL.
+  void accessRegisters(std::span<fabric::RegisterAccess> accesses) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void wakeWaiter() override;
   void reset() override;  // ap_rst_n; memory survives
 
   void injectFault(SimFault fault);
@@ -83,6 +87,10 @@ class SimBackend final : public fabric::HostMemoryBackend {
   void onWorker(Job job);
   void workerLoop();
   void observe(const sim::SimHarness& harness);  // with mutex_ held
+  // One register access on the worker (the transaction and its bookkeeping).
+  void writeOnWorker(sim::SimHarness& harness, uint32_t offset, uint32_t value, SimFault fault);
+  uint32_t readOnWorker(sim::SimHarness& harness, uint32_t offset);
+  SimFault currentFault() const;
 
   const SimBackendOptions options_;
 
@@ -96,7 +104,8 @@ class SimBackend final : public fabric::HostMemoryBackend {
   std::exception_ptr jobError_;
   bool shutdown_ = false;
   bool running_ = false;    // the core is not idle
-  bool done_ = false;       // AP_DONE as the host would read it
+  bool done_ = false;  // AP_DONE as the host would read it
+  uint64_t wakeups_ = 0;  // wakeWaiter calls: a waitDone then blocked returns
   uint64_t stopsSeen_ = 0;
   SimFault fault_ = SimFault::NONE;
   SimRunEvents events_;
