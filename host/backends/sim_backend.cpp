@@ -103,6 +103,14 @@ SimFault SimBackend::currentFault() const {
 void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t value, SimFault fault) {
   if (!inWindow(offset)) return;
   if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT) return;
+  if (offset >= kConfigFirst && offset < kConfigEnd) {
+    uint32_t& held = config_[(offset - kConfigFirst) / sizeof(uint32_t)];
+    if (held == value) {
+      ++skippedWrites_;
+      return;
+    }
+    held = value;
+  }
   const bool starting = offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0 && h.coreIdle();
   if (starting && fault == SimFault::HANG) {
     h.programMemory().hang();
@@ -176,7 +184,10 @@ fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
 }
 
 void SimBackend::reset() {
-  onWorker([](sim::SimHarness& h) { h.reset(); });
+  onWorker([this](sim::SimHarness& h) {
+    h.reset();
+    config_.fill(0);  // the slave's reset values
+  });
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = false;
   fault_ = SimFault::NONE;

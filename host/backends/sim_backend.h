@@ -7,6 +7,7 @@
 // from the RTL. docs/sim.md.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -78,6 +79,9 @@ class SimBackend final : public fabric::HostMemoryBackend {
 
   // ap_clk cycles clocked so far (register accesses and resets included).
   uint64_t simulatedCycles() const { return cycles_.load(); }
+  // Configuration-register writes skipped because the register already held
+  // the value (see config_).
+  uint64_t skippedWrites() const { return skippedWrites_.load(); }
   SimRunEvents lastRunEvents() const;
 
  private:
@@ -91,6 +95,17 @@ class SimBackend final : public fabric::HostMemoryBackend {
   void writeOnWorker(sim::SimHarness& harness, uint32_t offset, uint32_t value, SimFault fault);
   uint32_t readOnWorker(sim::SimHarness& harness, uint32_t offset);
   SimFault currentFault() const;
+
+  // What the core's host-owned configuration registers (PROG_ADDR ..
+  // EXEC_BUDGET, plain storage in rtl/nnfab_ctrl_slave.sv, 0 after reset)
+  // hold, as this backend wrote them: a write of the value a register
+  // already holds is skipped (it would change nothing), so a run that
+  // starts the same program again clocks only the writes that change
+  // something. Worker thread only.
+  static constexpr uint32_t kConfigFirst = isa::kRegPROG_ADDR;
+  static constexpr uint32_t kConfigEnd = isa::kRegEXEC_BUDGET + 8;
+  std::array<uint32_t, (kConfigEnd - kConfigFirst) / 4> config_{};
+  std::atomic<uint64_t> skippedWrites_{0};
 
   const SimBackendOptions options_;
 
