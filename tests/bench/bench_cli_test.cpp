@@ -279,6 +279,10 @@ TEST_F(BenchCli, QosQuickRunReportsEveryConfiguration) {
   const Json j = Json::parse(nnfab::test::slurpFile(file), nullptr, false);
   ASSERT_TRUE(j.contains("qos")) << j.dump();
   ASSERT_EQ(j["qos"].size(), 3u) << j.dump();
+  // Issue 15's targets, with MET, under the table.
+  EXPECT_NE(o.out.find("| HIGH p50 | "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("| <= 0.15 |"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("| <= 2.00 |"), std::string::npos) << o.out;
   for (const Json& row : j["qos"]) {
     EXPECT_EQ(row["failures"], 0) << row.dump();
     EXPECT_LE(row["high_p50_ms"].get<double>(), row["high_p99_ms"].get<double>()) << row.dump();
