@@ -402,7 +402,9 @@ Interpreter::ScalarRun Interpreter::runScalarWhile(Frame& frame, const ProgramOp
   if (state.registers.empty()) {
     state.registers.resize(loop.registerCount);
     for (const auto& [reg, bits] : loop.constants) state.registers[reg] = bits;
-    liveBytes_ += footprint - outputBytes;  // the outputs are counted when they are stored
+    // The outputs are counted when they are stored (a value carried into
+    // several outputs can make them more than the footprint).
+    liveBytes_ += footprint > outputBytes ? footprint - outputBytes : 0;
   }
   uint32_t* registers = state.registers.data();
   for (size_t j = 0; j < values; ++j) {

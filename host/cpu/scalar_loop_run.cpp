@@ -47,7 +47,7 @@ bool runScalarLoop(const ScalarLoop& loop, uint32_t* r, ScalarLoopClock& clock, 
   const ScalarInstr* p = code;
   uint64_t done = *iterations;
   uint64_t untilClock = 1;  // the first true condition consults the clock
-  Exit exit = Exit::STAY;
+  Exit outcome = Exit::STAY;
   const auto test = [&](bool condition) { return exitTest(condition, untilClock, loop, clock, done); };
   for (;;) {
     switch (p->op) {
@@ -96,25 +96,25 @@ bool runScalarLoop(const ScalarLoop& loop, uint32_t* r, ScalarLoopClock& clock, 
       case S::I_TO_F: r[p->dst] = bits(ops::Int32ToFloat::apply(i32(r[p->a]))); break;
       case S::MOVE: r[p->dst] = r[p->a]; break;
       case S::EXIT_UNLESS:
-        if ((exit = test(b8(r[p->a]) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(b8(r[p->a]) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_LT_I:
-        if ((exit = test(ops::Less::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::Less::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_LE_I:
-        if ((exit = test(ops::LessEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::LessEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_GT_I:
-        if ((exit = test(ops::Greater::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::Greater::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_GE_I:
-        if ((exit = test(ops::GreaterEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::GreaterEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_EQ_I:
-        if ((exit = test(ops::Equal::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::Equal::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::EXIT_UNLESS_NE_I:
-        if ((exit = test(ops::NotEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
+        if ((outcome = test(ops::NotEqual::apply(i32(r[p->a]), i32(r[p->b])) != 0)) != Exit::STAY) goto finished;
         break;
       case S::BACKEDGE:
         ++done;
@@ -125,7 +125,7 @@ bool runScalarLoop(const ScalarLoop& loop, uint32_t* r, ScalarLoopClock& clock, 
   }
 finished:
   *iterations = done;
-  return exit == Exit::LEAVE;
+  return outcome == Exit::LEAVE;
 }
 
 }  // namespace nnfab::cpu

@@ -1,11 +1,12 @@
 // WHILE loops compiled to register code (host/cpu/scalar_loop.h): the same
-// results as the frame path bit for bit, the same statuses, a loop timeout,
-// deadline or cancel that ends a loop within 1 ms, and the fallback to
-// frames where a loop does not qualify.
+// results as the frame path bit for bit, the same statuses, a clock read
+// within 1 ms of work so that a loop timeout, deadline or cancel ends a loop
+// at once, and the fallback to frames where a loop does not qualify.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <thread>
 
 #include "cpu/interpreter.h"
@@ -134,7 +135,7 @@ std::chrono::nanoseconds bestOvershoot(int runs, Run run) {
   return best;
 }
 
-TEST(ScalarLoop, ALoopTimeoutEndsTheLoopWithinAMillisecond) {
+TEST(ScalarLoop, ALoopTimeoutEndsTheLoop) {
   const Model model = testing::infiniteLoop();
   const PreparedProgram program = lowerModel(model);
   ASSERT_TRUE(program.subgraphs[0].ops.at(0).scalarLoop);
@@ -150,7 +151,45 @@ TEST(ScalarLoop, ALoopTimeoutEndsTheLoopWithinAMillisecond) {
     EXPECT_GE(elapsed, 20ms);
     return std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed - 20ms);
   });
-  EXPECT_LT(overshoot, 1ms);
+  // Wall time on a shared VM: only a generous bound here (the loop ends at
+  // all, soon); the 1 ms property is ClockIsConsultedWithinAMillisecondOfWork.
+  EXPECT_LT(overshoot, 100ms);
+}
+
+// The clock is consulted every iterationsPerClockRead iterations, and that
+// many iterations take well under 1 ms of CPU time (thread CPU time, which
+// a loaded machine's descheduling does not inflate): so a loop timeout or
+// deadline ends a loop within 1 ms of its expiry whenever the thread runs.
+TEST(ScalarLoop, ClockIsConsultedWithinAMillisecondOfWork) {
+  const Model model = testing::infiniteLoop();
+  const PreparedProgram program = lowerModel(model);
+  const ScalarLoop& loop = *program.subgraphs[0].ops.at(0).scalarLoop;
+  std::vector<uint32_t> registers(loop.registerCount);
+  for (const auto& [reg, bits] : loop.constants) registers[reg] = bits;
+  registers[0] = 1;  // i0
+  class CountingClock final : public ScalarLoopClock {
+   public:
+    bool keepGoing(uint64_t iterations) override {
+      timespec t{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+      const auto now = std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+      if (!at.empty()) longest = std::max(longest, now - last);
+      last = now;
+      at.push_back(iterations);
+      return at.size() < 64;
+    }
+    std::vector<uint64_t> at;
+    std::chrono::nanoseconds last{0}, longest{0};
+  } clock;
+  uint64_t iterations = 0;
+  EXPECT_FALSE(runScalarLoop(loop, registers.data(), clock, &iterations));
+  ASSERT_EQ(clock.at.size(), 64u);
+  EXPECT_EQ(clock.at[0], 0u);  // before the first body
+  for (size_t k = 1; k < clock.at.size(); ++k) {
+    EXPECT_EQ(clock.at[k] - clock.at[k - 1], loop.iterationsPerClockRead) << k;
+  }
+  EXPECT_EQ(iterations, clock.at.back());
+  EXPECT_LT(clock.longest, 1ms) << "CPU time between two clock reads";
 }
 
 TEST(ScalarLoop, AZeroLoopTimeoutFailsBeforeTheFirstBody) {
@@ -167,7 +206,7 @@ TEST(ScalarLoop, AZeroLoopTimeoutFailsBeforeTheFirstBody) {
   EXPECT_TRUE(runPath(model, program, {int32s({1}, {0})}, options).status.isOk());
 }
 
-TEST(ScalarLoop, ADeadlineEndsTheLoopWithinAMillisecond) {
+TEST(ScalarLoop, ADeadlineEndsTheLoop) {
   const Model model = testing::infiniteLoop();
   const PreparedProgram program = lowerModel(model);
   const auto overshoot = bestOvershoot(5, [&] {
@@ -181,7 +220,7 @@ TEST(ScalarLoop, ADeadlineEndsTheLoopWithinAMillisecond) {
     EXPECT_NE(run.status.message().find("deadline"), std::string::npos) << run.status.message();
     return std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed - 20ms);
   });
-  EXPECT_LT(overshoot, 1ms);
+  EXPECT_LT(overshoot, 100ms);  // see ClockIsConsultedWithinAMillisecondOfWork
 }
 
 TEST(ScalarLoop, ACancelEndsTheLoop) {
