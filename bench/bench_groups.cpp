@@ -14,6 +14,7 @@ Sizes Sizes::quick() {
   s.fcSize = 64;
   s.fibN = 100;
   s.rnnSteps = 100;
+  s.cpuLoopN2 = 10000;
   return s;
 }
 
@@ -29,6 +30,7 @@ const std::vector<Group>& benchGroups() {
       {"preempt", "cycles from a preemption request to the saved context", true, runPreemptGroup},
       {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},
       {"host", "host time per execution beyond the device's own", true, runHostGroup},
+      {"cpu", "the CPU executor: ns per WHILE iteration, loop timeout overshoot (any --device)", true, runCpuGroup},
   };
   return groups;
 }

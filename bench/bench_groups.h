@@ -29,6 +29,7 @@ struct Sizes {
   uint32_t fcBatch = 4;
   uint32_t fibN = 1000;             // while_fib iterations
   uint32_t rnnSteps = 1000;         // rnn_loop time steps
+  uint32_t cpuLoopN2 = 100000;      // CPU executor loops: n = loopN1 vs this
 
   static Sizes full() { return {}; }
   static Sizes quick();
@@ -70,5 +71,6 @@ Status runPreemptGroup(const Context& context, Report& report);
 Status runCosimGroup(const Context& context, Report& report);
 Status runHostGroup(const Context& context, Report& report);
 Status runFcGroup(const Context& context, Report& report);
+Status runCpuGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

@@ -32,6 +32,22 @@ void ProbeBackend::writeRegister(uint32_t offset, uint32_t value) {
   }
 }
 
+void ProbeBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
+  size_t from = 0;
+  for (size_t i = 0; i < accesses.size(); ++i) {
+    const fabric::RegisterAccess& a = accesses[i];
+    if (a.kind != fabric::RegisterAccess::Kind::WRITE) continue;
+    if (a.offset == isa::kRegAP_CTRL && (a.value & isa::kAP_START) != 0) {
+      if (i > from) inner_->accessRegisters(accesses.subspan(from, i - from));
+      writeRegister(a.offset, a.value);  // timestamps the start
+      from = i + 1;
+    } else if (const uint32_t word = a.offset / sizeof(uint32_t); word < kWords) {
+      written_[word].store(a.value);
+    }
+  }
+  if (from < accesses.size()) inner_->accessRegisters(accesses.subspan(from));
+}
+
 fabric::WaitOutcome ProbeBackend::waitDone(std::chrono::nanoseconds timeout) {
   const fabric::WaitOutcome outcome = inner_->waitDone(timeout);
   if (outcome == fabric::WaitOutcome::DONE) endRun();

@@ -47,7 +47,11 @@ class ProbeBackend final : public fabric::FabricBackend {
   }
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override { return inner_->readRegister(offset); }
+  // Passed on in batches as the driver made them, split before an AP_START
+  // write so that the device's busy time starts where it did one by one.
+  void accessRegisters(std::span<fabric::RegisterAccess> accesses) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void wakeWaiter() override { inner_->wakeWaiter(); }
   void reset() override;
 
  private:

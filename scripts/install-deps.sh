@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # Installs every Debian package that building and testing nnfab needs.
 # Idempotent; works as root on a bare Debian 12 (only git present), or via sudo.
+#   --with-peers   also what bench/peers/run.sh needs (ONNX Runtime comparison)
 set -euo pipefail
+
+WITH_PEERS=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-peers) WITH_PEERS=1 ;;
+    *) echo "install-deps: unknown option $arg (known: --with-peers)" >&2; exit 2 ;;
+  esac
+done
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -29,6 +38,14 @@ PACKAGES=(
   # unpacks it with unzip; the xrt-emu tests run under setsid (util-linux)
   libexpat1-dev zip unzip util-linux
 )
+if [ "$WITH_PEERS" -eq 1 ]; then
+  # bench/peers (opt-in): python3-onnx writes the ONNX Loop model; node and
+  # npm run and install onnxruntime-node. A node that is already on PATH
+  # (e.g. another distribution's nodejs, which bundles npm) is kept.
+  PACKAGES+=(python3-onnx)
+  command -v node >/dev/null || PACKAGES+=(nodejs)
+  command -v npm >/dev/null || PACKAGES+=(npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -142,12 +142,19 @@ uint32_t HlsBackend::readRegister(uint32_t offset) {
   }
 }
 
+void HlsBackend::wakeWaiter() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++wakeups_;
+  finished_.notify_all();
+}
+
 fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
   // wait_for adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
   std::unique_lock<std::mutex> lock(mutex_);
-  return finished_.wait_for(lock, timeout, [this] { return done_; }) ? fabric::WaitOutcome::DONE
-                                                                      : fabric::WaitOutcome::TIMED_OUT;
+  const uint64_t wakeups = wakeups_;
+  finished_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
 void HlsBackend::reset() {

@@ -61,6 +61,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void wakeWaiter() override;
   void reset() override;
 
   void injectFault(InjectedFault fault);
@@ -104,7 +105,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   bool continuePending_ = false;
   uint32_t continueArgs_[kRegisterWords] = {};
   Progress continueProgress_;
-  bool done_ = false;   // AP_DONE
+  bool done_ = false;  // AP_DONE
+  uint64_t wakeups_ = 0;  // wakeWaiter calls: a waitDone then blocked returns
   bool ready_ = false;  // AP_READY
   bool abort_ = false;
   bool shutdown_ = false;

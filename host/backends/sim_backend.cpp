@@ -89,58 +89,105 @@ void SimBackend::workerLoop() {
   }
 }
 
-void SimBackend::writeRegister(uint32_t offset, uint32_t value) {
-  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes) return;
-  SimFault fault;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    fault = fault_;
-  }
+namespace {
+
+bool inWindow(uint32_t offset) { return offset % sizeof(uint32_t) == 0 && offset < isa::kRegWindowBytes; }
+
+}  // namespace
+
+SimFault SimBackend::currentFault() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return fault_;
+}
+
+void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t value, SimFault fault) {
+  if (!inWindow(offset)) return;
   if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT) return;
-  onWorker([this, offset, value, fault](sim::SimHarness& h) {
-    const bool starting = offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0 && h.coreIdle();
-    if (starting && fault == SimFault::HANG) {
-      h.programMemory().hang();
-      h.dataMemory().hang();
+  if (offset >= kConfigFirst && offset < kConfigEnd) {
+    uint32_t& held = config_[(offset - kConfigFirst) / sizeof(uint32_t)];
+    if (held == value) {
+      ++skippedWrites_;
+      return;
     }
-    const uint64_t stopsBefore = h.stops();
-    h.writeRegister(offset, value);
+    held = value;
+  }
+  const bool starting = offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0 && h.coreIdle();
+  if (starting && fault == SimFault::HANG) {
+    h.programMemory().hang();
+    h.dataMemory().hang();
+  }
+  const uint64_t stopsBefore = h.stops();
+  h.writeRegister(offset, value);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (starting) {
+    // The core accepts the start within the transaction.
+    events_ = SimRunEvents{};
+    events_.startAccepted = h.lastStartCycle();
+    if (h.stops() == stopsBefore) done_ = false;
+  }
+  if (offset == isa::kRegPREEMPT && (value & isa::kPreemptRequest) != 0) events_.preemptWritten = h.cycle();
+}
+
+uint32_t SimBackend::readOnWorker(sim::SimHarness& h, uint32_t offset) {
+  if (!inWindow(offset)) return 0;
+  const uint32_t value = h.readRegister(offset);
+  // AP_DONE is clear-on-read: the host has now seen it.
+  if (offset == isa::kRegAP_CTRL && (value & isa::kAP_DONE) != 0) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (starting) {
-      // The core accepts the start within the transaction.
-      events_ = SimRunEvents{};
-      events_.startAccepted = h.lastStartCycle();
-      if (h.stops() == stopsBefore) done_ = false;
-    }
-    if (offset == isa::kRegPREEMPT && (value & isa::kPreemptRequest) != 0) events_.preemptWritten = h.cycle();
-  });
-  if (offset == isa::kRegAP_CTRL) wake_.notify_all();
+    done_ = false;
+  }
+  return value;
+}
+
+void SimBackend::writeRegister(uint32_t offset, uint32_t value) {
+  fabric::RegisterAccess access{fabric::RegisterAccess::Kind::WRITE, offset, value};
+  accessRegisters({&access, 1});
 }
 
 uint32_t SimBackend::readRegister(uint32_t offset) {
-  if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes) return 0;
-  uint32_t value = 0;
-  onWorker([this, offset, &value](sim::SimHarness& h) {
-    value = h.readRegister(offset);
-    // AP_DONE is clear-on-read: the host has now seen it.
-    if (offset == isa::kRegAP_CTRL && (value & isa::kAP_DONE) != 0) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = false;
+  fabric::RegisterAccess access{fabric::RegisterAccess::Kind::READ, offset, 0};
+  accessRegisters({&access, 1});
+  return access.value;
+}
+
+void SimBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
+  const SimFault fault = currentFault();
+  bool controlWritten = false;
+  for (const fabric::RegisterAccess& a : accesses) {
+    controlWritten |= a.kind == fabric::RegisterAccess::Kind::WRITE && a.offset == isa::kRegAP_CTRL;
+  }
+  onWorker([this, accesses, fault](sim::SimHarness& h) {
+    for (fabric::RegisterAccess& a : accesses) {
+      if (a.kind == fabric::RegisterAccess::Kind::WRITE) {
+        writeOnWorker(h, a.offset, a.value, fault);
+      } else {
+        a.value = readOnWorker(h, a.offset);
+      }
     }
   });
-  return value;
+  if (controlWritten) wake_.notify_all();
+}
+
+void SimBackend::wakeWaiter() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++wakeups_;
+  doneCv_.notify_all();
 }
 
 fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
   // wait_for adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
   std::unique_lock<std::mutex> lock(mutex_);
-  return doneCv_.wait_for(lock, timeout, [this] { return done_; }) ? fabric::WaitOutcome::DONE
-                                                                   : fabric::WaitOutcome::TIMED_OUT;
+  const uint64_t wakeups = wakeups_;
+  doneCv_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
 void SimBackend::reset() {
-  onWorker([](sim::SimHarness& h) { h.reset(); });
+  onWorker([this](sim::SimHarness& h) {
+    h.reset();
+    config_.fill(0);  // the slave's reset values
+  });
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = false;
   fault_ = SimFault::NONE;

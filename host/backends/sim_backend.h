@@ -7,6 +7,7 @@
 // from the RTL. docs/sim.md.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -65,7 +66,11 @@ class SimBackend final : public fabric::HostMemoryBackend {
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
+  // One hand-off to the worker for all of them; each is still its own
+  // AXI4-Lite transaction through the RTL.
+  void accessRegisters(std::span<fabric::RegisterAccess> accesses) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void wakeWaiter() override;
   void reset() override;  // ap_rst_n; memory survives
 
   void injectFault(SimFault fault);
@@ -74,6 +79,9 @@ class SimBackend final : public fabric::HostMemoryBackend {
 
   // ap_clk cycles clocked so far (register accesses and resets included).
   uint64_t simulatedCycles() const { return cycles_.load(); }
+  // Configuration-register writes skipped because the register already held
+  // the value (see config_).
+  uint64_t skippedWrites() const { return skippedWrites_.load(); }
   SimRunEvents lastRunEvents() const;
 
  private:
@@ -83,6 +91,21 @@ class SimBackend final : public fabric::HostMemoryBackend {
   void onWorker(Job job);
   void workerLoop();
   void observe(const sim::SimHarness& harness);  // with mutex_ held
+  // One register access on the worker (the transaction and its bookkeeping).
+  void writeOnWorker(sim::SimHarness& harness, uint32_t offset, uint32_t value, SimFault fault);
+  uint32_t readOnWorker(sim::SimHarness& harness, uint32_t offset);
+  SimFault currentFault() const;
+
+  // What the core's host-owned configuration registers (PROG_ADDR ..
+  // EXEC_BUDGET, plain storage in rtl/nnfab_ctrl_slave.sv, 0 after reset)
+  // hold, as this backend wrote them: a write of the value a register
+  // already holds is skipped (it would change nothing), so a run that
+  // starts the same program again clocks only the writes that change
+  // something. Worker thread only.
+  static constexpr uint32_t kConfigFirst = isa::kRegPROG_ADDR;
+  static constexpr uint32_t kConfigEnd = isa::kRegEXEC_BUDGET + 8;
+  std::array<uint32_t, (kConfigEnd - kConfigFirst) / 4> config_{};
+  std::atomic<uint64_t> skippedWrites_{0};
 
   const SimBackendOptions options_;
 
@@ -96,7 +119,8 @@ class SimBackend final : public fabric::HostMemoryBackend {
   std::exception_ptr jobError_;
   bool shutdown_ = false;
   bool running_ = false;    // the core is not idle
-  bool done_ = false;       // AP_DONE as the host would read it
+  bool done_ = false;  // AP_DONE as the host would read it
+  uint64_t wakeups_ = 0;  // wakeWaiter calls: a waitDone then blocked returns
   uint64_t stopsSeen_ = 0;
   SimFault fault_ = SimFault::NONE;
   SimRunEvents events_;

@@ -56,6 +56,8 @@ struct OpState {
   uint8_t takenBranch = 0;
   // WHILE
   std::unique_ptr<WhileState> loop;
+  // WHILE run as a ScalarLoop: its registers, allocated on first entry.
+  std::vector<uint32_t> registers;
 };
 
 struct Frame {

@@ -348,7 +348,103 @@ bool Interpreter::finishIf(Frame& frame, const ProgramOp& op, OpState& state, Fr
   return true;
 }
 
+// The clock of a running ScalarLoop: the same deadline, cancel and loop
+// timeout checks as tick() and resumeWhile(), made every
+// iterationsPerClockRead iterations.
+class Interpreter::ScalarClock final : public ScalarLoopClock {
+ public:
+  ScalarClock(Interpreter& interpreter, const Frame& frame, Clock::time_point start)
+      : interpreter_(interpreter), frame_(frame), start_(start) {}
+
+  bool keepGoing(uint64_t iterations) override {
+    Interpreter& in = interpreter_;
+    if (iterations == 0) {
+      // Before the first body: the loop was entered just now (startWhile's
+      // reading), as on the frame path.
+      in.now_ = std::max(in.now_, start_);
+    } else {
+      in.now_ = Clock::now();
+      if (in.options_.deadline && in.now_ >= *in.options_.deadline) {
+        return in.fail(frame_, Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
+                                      "the execution deadline passed during the execution"));
+      }
+      if (isCancelled(in.options_)) return in.fail(frame_, cancelledStatus());
+    }
+    const auto elapsed = in.now_ > start_ ? in.now_ - start_ : std::chrono::nanoseconds::zero();
+    if (control_flow::loopTimedOut(elapsed, in.options_.loopTimeout)) {
+      return in.fail(frame_, control_flow::loopTimeout(elapsed, iterations, in.options_.loopTimeout));
+    }
+    return true;
+  }
+
+ private:
+  Interpreter& interpreter_;
+  const Frame& frame_;
+  Clock::time_point start_;
+};
+
+Interpreter::ScalarRun Interpreter::runScalarWhile(Frame& frame, const ProgramOp& op, OpState& state) {
+  const ScalarLoop& loop = *op.scalarLoop;
+  const size_t values = loop.valueTypes.size();
+  uint64_t outputBytes = 0;
+  for (uint32_t i = 0; i < loop.outputs; ++i) outputBytes += sizeOfElement(loop.valueTypes[i]);
+  // The frames would hold footprintBytes from the first entry on, the
+  // outputs among them; past the limit they report it, so let them.
+  const uint64_t footprint = state.registers.empty() ? loop.footprintBytes : 0;
+  if (liveBytes_ + footprint > options_.memoryLimitBytes) return ScalarRun::NOT_TAKEN;
+  for (size_t j = 0; j < values; ++j) {
+    const Slot& value = frame.slots[op.inputs[control_flow::kWhileFirstLoopInput + j]];
+    if (!value.hasValue || value.bytes != sizeOfElement(loop.valueTypes[j]) || value.dims.size() != 1 ||
+        value.dims[0] != 1) {
+      return ScalarRun::NOT_TAKEN;
+    }
+  }
+  if (state.registers.empty()) {
+    state.registers.resize(loop.registerCount);
+    for (const auto& [reg, bits] : loop.constants) state.registers[reg] = bits;
+    // The outputs are counted when they are stored (a value carried into
+    // several outputs can make them more than the footprint).
+    liveBytes_ += footprint > outputBytes ? footprint - outputBytes : 0;
+  }
+  uint32_t* registers = state.registers.data();
+  for (size_t j = 0; j < values; ++j) {
+    const Slot& value = frame.slots[op.inputs[control_flow::kWhileFirstLoopInput + j]];
+    uint32_t bits = 0;
+    std::memcpy(&bits, value.data, value.bytes);  // little-endian: a BOOL8 is the low byte
+    registers[j] = bits;
+  }
+  ++scalarLoopRuns_;
+  const Clock::time_point start = Clock::now();
+  ScalarClock clock(*this, frame, start);
+  uint64_t iterations = 0;
+  if (!runScalarLoop(loop, registers, clock, &iterations)) return ScalarRun::FAILED;
+
+  static const Dimensions kOneElement{1};
+  for (uint32_t i = 0; i < loop.outputs; ++i) {
+    Slot& out = frame.slots[op.outputs[i]];
+    const size_t bytes = sizeOfElement(loop.valueTypes[i]);
+    if (out.storage.size() != bytes && !resizeStorage(frame, out.storage, bytes)) return ScalarRun::FAILED;
+    std::memcpy(out.storage.data(), &registers[i], bytes);
+    out.data = out.storage.data();
+    out.bytes = bytes;
+    out.hasValue = true;
+    setDims(out, kOneElement);
+  }
+  ++frame.pc;
+  return ScalarRun::DONE;
+}
+
 bool Interpreter::startWhile(Frame& frame, const ProgramOp& op, OpState& state) {
+  if (op.scalarLoop) {
+    switch (runScalarWhile(frame, op, state)) {
+      case ScalarRun::DONE:
+        return true;
+      case ScalarRun::FAILED:
+        return false;
+      case ScalarRun::NOT_TAKEN:
+        break;
+    }
+  }
   if (!state.loop) {
     state.loop = std::make_unique<WhileState>();
     state.loop->cond = newFrame(op.branch[0]);

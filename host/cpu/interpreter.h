@@ -26,6 +26,8 @@ class Interpreter {
   Status run(const std::vector<TensorValue>& inputs);
   // The main outputs after a successful run.
   Result<std::vector<TensorValue>> takeOutputs();
+  // WHILE entries that ran as register code (scalar_loop.h) so far.
+  uint64_t scalarLoopRuns() const { return scalarLoopRuns_; }
 
  private:
   // The hot path returns bool (false: error_ holds the status) so that a
@@ -36,6 +38,12 @@ class Interpreter {
   bool startIf(Frame& frame, const ProgramOp& op, OpState& state);
   bool finishIf(Frame& frame, const ProgramOp& op, OpState& state, Frame& branch);
   bool startWhile(Frame& frame, const ProgramOp& op, OpState& state);
+  // A WHILE with a ScalarLoop, run to its end without frames. NOT_TAKEN when
+  // its values are not all one-element tensors (or the memory limit is close):
+  // the frame path runs it then.
+  enum class ScalarRun { DONE, FAILED, NOT_TAKEN };
+  ScalarRun runScalarWhile(Frame& frame, const ProgramOp& op, OpState& state);
+  class ScalarClock;
   bool resumeWhile(Frame& frame, const ProgramOp& op, OpState& state);
   bool adopt(Frame& frame, uint32_t operandIndex, Slot& produced);
   // Sizes `storage` to `bytes`, counting the change against the execution's
@@ -58,6 +66,7 @@ class Interpreter {
   Clock::time_point now_;  // last clock reading: at most kClockBudget units old
   Status error_;
   uint64_t liveBytes_ = 0;  // capacity of every storage this execution allocated
+  uint64_t scalarLoopRuns_ = 0;
 };
 
 }  // namespace nnfab::cpu

@@ -4,7 +4,7 @@
 
 namespace nnfab::cpu {
 
-PreparedProgram lowerModel(const Model& model) {
+PreparedProgram lowerModel(const Model& model, const LowerOptions& options) {
   PreparedProgram program;
   program.subgraphs.resize(model.subgraphCount());
   for (size_t s = 0; s < model.subgraphCount(); ++s) {
@@ -28,6 +28,11 @@ PreparedProgram lowerModel(const Model& model) {
         const Subgraph& body = model.subgraph(op.branch[1]);
         op.whileCarried = static_cast<uint32_t>(body.outputIndexes.size());
         op.whileOutputs = static_cast<uint32_t>(operation.outputs.size());
+        if (options.scalarLoops) {
+          if (auto loop = compileScalarLoop(model, sg, operation)) {
+            op.scalarLoop = std::make_shared<const ScalarLoop>(std::move(*loop));
+          }
+        }
       } else {
         for (uint32_t i = 0; i < operation.inputs.size(); ++i) {
           if (isParameterInput(operation.type, i)) op.parameterInputs.push_back(i);

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "cpu/scalar_loop.h"
 #include "model/model.h"
 
 namespace nnfab::cpu {
@@ -23,6 +25,9 @@ struct ProgramOp {
   uint32_t branch[2] = {0, 0};
   uint32_t whileCarried = 0;  // WHILE: m + k (input-output and state-only values)
   uint32_t whileOutputs = 0;  // WHILE: m
+  // WHILE: the loop as register code when its cond and body qualify
+  // (scalar_loop.h); null runs it on frames.
+  std::shared_ptr<const ScalarLoop> scalarLoop;
 };
 
 struct ProgramSubgraph {
@@ -34,6 +39,12 @@ struct PreparedProgram {
   std::vector<ProgramSubgraph> subgraphs;  // indexed like Model::subgraph()
 };
 
-PreparedProgram lowerModel(const Model& model);
+struct LowerOptions {
+  // Compile qualifying WHILEs to register code. Off only to compare the two
+  // paths (tests/cpu/scalar_loop_test.cpp).
+  bool scalarLoops = true;
+};
+
+PreparedProgram lowerModel(const Model& model, const LowerOptions& options = {});
 
 }  // namespace nnfab::cpu

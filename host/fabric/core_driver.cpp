@@ -94,17 +94,21 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   const uint64_t execBudget =
       limits.deadline ? saturatingAdd(cyclesSoFar, cyclesFor(*limits.deadline - start, mhz)) : 0;
 
-  writeRegister64(backend_, isa::kRegPROG_ADDR, program.program);
-  writeRegister64(backend_, isa::kRegDATA_ADDR, program.data);
-  writeRegister64(backend_, isa::kRegCTX_ADDR, program.context);
-  backend_.writeRegister(isa::kRegPROG_SIZE, program.programBytes);
-  backend_.writeRegister(isa::kRegDATA_SIZE, program.dataBytes);
-  backend_.writeRegister(isa::kRegMODE, program.resume ? isa::kModeResume : 0u);
-  backend_.writeRegister(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
-  writeRegister64(backend_, isa::kRegLOOP_BUDGET, loopBudget);
-  writeRegister64(backend_, isa::kRegEXEC_BUDGET, execBudget);
-  backend_.writeRegister(isa::kRegPREEMPT, 0);
-  backend_.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  // The set-up and the start in one batch: every write is still its own
+  // register access, in this order.
+  RegisterBatch setup;
+  setup.write64(isa::kRegPROG_ADDR, program.program);
+  setup.write64(isa::kRegDATA_ADDR, program.data);
+  setup.write64(isa::kRegCTX_ADDR, program.context);
+  setup.write(isa::kRegPROG_SIZE, program.programBytes);
+  setup.write(isa::kRegDATA_SIZE, program.dataBytes);
+  setup.write(isa::kRegMODE, program.resume ? isa::kModeResume : 0u);
+  setup.write(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
+  setup.write64(isa::kRegLOOP_BUDGET, loopBudget);
+  setup.write64(isa::kRegEXEC_BUDGET, execBudget);
+  setup.write(isa::kRegPREEMPT, 0);
+  setup.write(isa::kRegAP_CTRL, isa::kAP_START);
+  setup.run(backend_);
 
   HostStop hostStop = HostStop::NONE;
   steady_clock::time_point stopRequestedAt{};
@@ -144,8 +148,13 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
     }
     // Progress is an instruction retiring, not the cycle counter: a core
     // stalled on a memory that never answers keeps counting cycles.
-    lastCycles = readRegister64(backend_, isa::kRegCYCLES);
-    const uint64_t instret = readRegister64(backend_, isa::kRegINSTRET);
+    RegisterBatch poll;
+    const size_t cyclesAt = poll.read64(isa::kRegCYCLES);
+    const size_t instretAt = poll.read64(isa::kRegINSTRET);
+    const size_t watchdogAt = loopBudget != 0 ? poll.read(isa::kRegWATCHDOG_STATE) : 0;
+    poll.run(backend_);
+    lastCycles = poll.value64(cyclesAt);
+    const uint64_t instret = poll.value64(instretAt);
     if (instret != lastInstret) {
       lastInstret = instret;
       lastProgress = now;
@@ -157,7 +166,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
       hostStop = HostStop::DEADLINE;
     } else if (loopBudget != 0) {
       // One loop instance is one WDARM: a new count restarts the clock.
-      const uint32_t state = backend_.readRegister(isa::kRegWATCHDOG_STATE);
+      const uint32_t state = poll.value(watchdogAt);
       if (!watchdogArmed(state)) {
         watchingLoop = false;
       } else if (!watchingLoop || watchdogArms(state) != watchedArms) {
@@ -177,16 +186,24 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
     }
   }
 
-  backend_.readRegister(isa::kRegAP_CTRL);  // collect AP_DONE / AP_READY
-  report.coreStatus = backend_.readRegister(isa::kRegSTATUS);
-  report.haltPc = backend_.readRegister(isa::kRegHALT_PC);
-  report.faultInfo = backend_.readRegister(isa::kRegFAULT_INFO);
-  report.cycles = readRegister64(backend_, isa::kRegCYCLES);
-  report.iterations = readRegister64(backend_, isa::kRegITERATIONS);
-  report.instret = readRegister64(backend_, isa::kRegINSTRET);
+  RegisterBatch finish;
+  finish.read(isa::kRegAP_CTRL);  // collect AP_DONE / AP_READY
+  const size_t statusAt = finish.read(isa::kRegSTATUS);
+  const size_t haltPcAt = finish.read(isa::kRegHALT_PC);
+  const size_t faultAt = finish.read(isa::kRegFAULT_INFO);
+  const size_t cyclesAt = finish.read64(isa::kRegCYCLES);
+  const size_t iterationsAt = finish.read64(isa::kRegITERATIONS);
+  const size_t instretAt = finish.read64(isa::kRegINSTRET);
   // The core clears PREEMPT when it stops; a core whose PREEMPT is a plain
   // input (the synthesized HLS kernel) needs the host to.
-  backend_.writeRegister(isa::kRegPREEMPT, 0);
+  finish.write(isa::kRegPREEMPT, 0);
+  finish.run(backend_);
+  report.coreStatus = finish.value(statusAt);
+  report.haltPc = finish.value(haltPcAt);
+  report.faultInfo = finish.value(faultAt);
+  report.cycles = finish.value64(cyclesAt);
+  report.iterations = finish.value64(iterationsAt);
+  report.instret = finish.value64(instretAt);
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "model/status.h"
@@ -16,6 +17,14 @@ namespace nnfab::fabric {
 using DeviceAddress = uint64_t;
 
 enum class WaitOutcome { DONE, TIMED_OUT };
+
+// One access of the AXI4-Lite control window (FabricBackend::accessRegisters).
+struct RegisterAccess {
+  enum class Kind : uint8_t { READ, WRITE };
+  Kind kind = Kind::READ;
+  uint32_t offset = 0;
+  uint32_t value = 0;  // WRITE: written; READ: what was read
+};
 
 class FabricBackend {
  public:
@@ -40,9 +49,26 @@ class FabricBackend {
   // requests preemption. Safe to call from any thread.
   virtual void writeRegister(uint32_t offset, uint32_t value) = 0;
   virtual uint32_t readRegister(uint32_t offset) = 0;
+  // The accesses in order, each exactly as writeRegister / readRegister
+  // would do it (a READ's value is filled in). A backend whose accesses each
+  // cost a round trip to another thread (sim) does them all in one.
+  virtual void accessRegisters(std::span<RegisterAccess> accesses) {
+    for (RegisterAccess& access : accesses) {
+      if (access.kind == RegisterAccess::Kind::WRITE) {
+        writeRegister(access.offset, access.value);
+      } else {
+        access.value = readRegister(access.offset);
+      }
+    }
+  }
 
   // Blocks until the core reports ap_done or the timeout passes.
   virtual WaitOutcome waitDone(std::chrono::nanoseconds timeout) = 0;
+  // Makes a waitDone that is blocked now return TIMED_OUT at once (unless
+  // the core is done), so that its caller polls without waiting out its
+  // poll interval: how the scheduler delivers a preemption request at once.
+  // A backend without it leaves the caller to its poll interval.
+  virtual void wakeWaiter() {}
   // Brings a hung or faulted core back to idle (ap_rst_n); memory survives.
   virtual void reset() = 0;
 };

@@ -55,7 +55,13 @@ class FabricEngine {
  public:
   using Factory = std::function<std::unique_ptr<fabric::FabricBackend>()>;
   explicit FabricEngine(Factory factory, EngineOptions options = {})
-      : factory_(std::move(factory)), options_(options), scheduler_(options.scheduler) {}
+      : factory_(std::move(factory)), options_(options), scheduler_(options.scheduler) {
+    // A step the holder must yield to wakes the holder's driver at once
+    // (its waitDone), instead of at its next poll.
+    scheduler_.setNudge([this] {
+      if (fabric::FabricBackend* device = backend()) device->wakeWaiter();
+    });
+  }
 
   // The backend (created on first call); nullptr if the factory gave none.
   fabric::FabricBackend* backend();

@@ -33,6 +33,11 @@ Status FabricScheduler::acquire(Ticket& ticket) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();
+  if (nudge_ && holder_ != nullptr && holder_ != &ticket && yieldDue(*holder_, Clock::now())) {
+    lock.unlock();
+    nudge_();
+    lock.lock();
+  }
   for (;;) {
     if (holder_ == &ticket) return Status::ok();
     if (ticket.cancel && ticket.cancel->cancelled()) {
@@ -57,12 +62,16 @@ bool FabricScheduler::shouldYield(const Ticket& ticket) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (holder_ != &ticket) return false;
   if (ticket.cancel && ticket.cancel->cancelled()) return true;
-  const auto mine = waiting_.find(ticket.client);
+  return yieldDue(ticket, Clock::now());
+}
+
+bool FabricScheduler::yieldDue(const Ticket& holder, Clock::time_point now) const {
+  const auto mine = waiting_.find(holder.client);
   if (options_.preemptWithinClient && mine != waiting_.end() &&
-      (*mine->second.begin())->priority > ticket.priority) {
+      (*mine->second.begin())->priority > holder.priority) {
     return true;
   }
-  return !ring_.empty() && Clock::now() - turnStart_ >= options_.quantum;
+  return !ring_.empty() && now - turnStart_ >= options_.quantum;
 }
 
 void FabricScheduler::release(Ticket& ticket, bool park) {

@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,6 +64,13 @@ class FabricScheduler {
 
   explicit FabricScheduler(SchedulerOptions options = {}) : options_(options) {}
 
+  // Called (without the scheduler's lock) when a step arrives that the
+  // holder must yield to at once, a higher priority of its client or a
+  // client whose wait has already outlasted the holder's quantum: the engine
+  // wakes the holder's driver from its wait for the core (event-driven
+  // preemption instead of the next poll). Set before the first acquire.
+  void setNudge(std::function<void()> nudge) { nudge_ = std::move(nudge); }
+
   // Blocks until `ticket` holds the core: OK. MISSED_DEADLINE_TRANSIENT when
   // its deadline passes while it waits (queueing or preemption made it
   // late), the cancelled status when it is cancelled meanwhile; it is then
@@ -92,8 +100,10 @@ class FabricScheduler {
   void dequeue(Ticket& ticket);  // with mutex_ held
   void dispatch();               // with mutex_ held: grants the core if it is free
   void grant(Ticket& ticket);    // with mutex_ held
+  bool yieldDue(const Ticket& holder, Clock::time_point now) const;  // with mutex_ held
 
   const SchedulerOptions options_;
+  std::function<void()> nudge_;
   mutable std::mutex mutex_;
   std::condition_variable granted_;
   std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)

@@ -114,6 +114,10 @@ const std::map<std::string, std::string>& expectedUnits() {
     u["host.fabric_step_us"] = "us";
     u["host.fabric_step_us_p90"] = "us";
     u["host.cpu_step_us"] = "us";
+    u["cpu.counter_loop.marginal_ns_per_iteration"] = "ns/iteration";
+    u["cpu.accumulator_loop.marginal_ns_per_iteration"] = "ns/iteration";
+    u["cpu.loop_timeout_overshoot_us"] = "us";
+    u["cpu.clock_read_interval_us"] = "us";
     return u;
   }();
   return units;
@@ -174,6 +178,29 @@ TEST_F(BenchCli, HostGroupMeasuresAFabricStepAgainstFiveMicroseconds) {
   ASSERT_FALSE(cpu.is_null());
   EXPECT_GT(cpu["value"].get<double>(), 0.0);
   EXPECT_TRUE(cpu["target"].is_null());
+}
+
+// Issue 15's CPU figures: the accumulator loop against 20 ns per iteration
+// and the work between two clock reads against 1 ms (whether a loaded
+// machine meets them is the figures' business); the timeout fired late,
+// never early.
+TEST_F(BenchCli, CpuGroupHoldsTheExecutorAgainstIssue15) {
+  const Json j = quickRun("--only cpu");
+  EXPECT_EQ(j["groups"], Json::parse(R"(["cpu"])"));
+  EXPECT_EQ(j["metrics"].size(), 4u);
+  const Json& acc = metric(j, "cpu.accumulator_loop.marginal_ns_per_iteration");
+  ASSERT_FALSE(acc.is_null()) << j.dump(2);
+  EXPECT_GT(acc["value"].get<double>(), 0.0);
+  EXPECT_EQ(acc["target"]["op"], "<=");
+  EXPECT_EQ(acc["target"]["bound"], 20.0);
+  EXPECT_TRUE(metric(j, "cpu.counter_loop.marginal_ns_per_iteration")["target"].is_null());
+  const Json& overshoot = metric(j, "cpu.loop_timeout_overshoot_us");
+  EXPECT_GE(overshoot["value"].get<double>(), 0.0);
+  EXPECT_TRUE(overshoot["target"].is_null());
+  const Json& interval = metric(j, "cpu.clock_read_interval_us");
+  EXPECT_GT(interval["value"].get<double>(), 0.0);
+  EXPECT_EQ(interval["target"]["bound"], 1000.0);
+  EXPECT_EQ(interval["source"], "derived");
 }
 
 TEST_F(BenchCli, CounterLoopIsTheCycleModelsTwoCyclesPerIteration) {
@@ -294,6 +321,10 @@ TEST_F(BenchCli, QosQuickRunReportsEveryConfiguration) {
   const Json j = Json::parse(nnfab::test::slurpFile(file), nullptr, false);
   ASSERT_TRUE(j.contains("qos")) << j.dump();
   ASSERT_EQ(j["qos"].size(), 3u) << j.dump();
+  // Issue 15's targets, with MET, under the table.
+  EXPECT_NE(o.out.find("| HIGH p50 | "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("| <= 0.15 |"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("| <= 2.00 |"), std::string::npos) << o.out;
   for (const Json& row : j["qos"]) {
     EXPECT_EQ(row["failures"], 0) << row.dump();
     EXPECT_LE(row["high_p50_ms"].get<double>(), row["high_p99_ms"].get<double>()) << row.dump();

@@ -224,3 +224,110 @@ TEST(CoreDriver, NextRunSucceedsAfterEveryKindOfFailure) {
 
 }  // namespace
 }  // namespace nnfab::fabric::test
+
+namespace nnfab::fabric::test {
+namespace {
+
+// Passes everything to an hls backend and records how the driver reached
+// the registers: one call per hand-off, and every access in order.
+class RecordingBackend final : public FabricBackend {
+ public:
+  explicit RecordingBackend(HlsBackend& inner) : inner_(inner) {}
+  std::string_view name() const override { return inner_.name(); }
+  uint64_t memoryBytes() const override { return inner_.memoryBytes(); }
+  double clockMhz() const override { return inner_.clockMhz(); }
+  Result<DeviceAddress> allocate(uint64_t bytes) override { return inner_.allocate(bytes); }
+  void release(DeviceAddress address) override { inner_.release(address); }
+  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return inner_.copyToDevice(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    return inner_.copyFromDevice(dst, src, bytes);
+  }
+  void writeRegister(uint32_t offset, uint32_t value) override {
+    ++calls;
+    accesses.push_back({RegisterAccess::Kind::WRITE, offset, value});
+    inner_.writeRegister(offset, value);
+  }
+  uint32_t readRegister(uint32_t offset) override {
+    ++calls;
+    accesses.push_back({RegisterAccess::Kind::READ, offset, 0});
+    return inner_.readRegister(offset);
+  }
+  void accessRegisters(std::span<RegisterAccess> batch) override {
+    ++calls;
+    accesses.insert(accesses.end(), batch.begin(), batch.end());
+    inner_.accessRegisters(batch);
+  }
+  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return inner_.waitDone(timeout); }
+  void reset() override { inner_.reset(); }
+
+  uint64_t calls = 0;
+  std::vector<RegisterAccess> accesses;
+
+ private:
+  HlsBackend& inner_;
+};
+
+// Issue 15: a run reaches the registers in three round trips (is the core
+// idle; set-up and start; status, counters and PREEMPT cleared), with every
+// access of the register protocol still made, in its order.
+TEST(CoreDriver, ARunReachesTheRegistersInThreeRoundTrips) {
+  HlsBackend hls(smallDevice());
+  RecordingBackend backend(hls);
+  const Asm a = counterLoop(100);
+  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 64);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  CoreDriver driver(backend);
+  RunLimits limits;
+  limits.pollInterval = 10s;  // a 100-iteration loop ends long before the first poll
+  Result<RunReport> r = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  EXPECT_EQ(r->coreStatus, isa::kStatusDONE);
+  EXPECT_EQ(r->iterations, 99u);
+  EXPECT_EQ(backend.calls, 3u);
+
+  using K = RegisterAccess::Kind;
+  const std::vector<std::pair<K, uint32_t>> expected = {
+      {K::READ, isa::kRegAP_CTRL},
+      {K::WRITE, isa::kRegPROG_ADDR}, {K::WRITE, isa::kRegPROG_ADDR + 4},
+      {K::WRITE, isa::kRegDATA_ADDR}, {K::WRITE, isa::kRegDATA_ADDR + 4},
+      {K::WRITE, isa::kRegCTX_ADDR}, {K::WRITE, isa::kRegCTX_ADDR + 4},
+      {K::WRITE, isa::kRegPROG_SIZE}, {K::WRITE, isa::kRegDATA_SIZE}, {K::WRITE, isa::kRegMODE},
+      {K::WRITE, isa::kRegINSN_LIMIT},
+      {K::WRITE, isa::kRegLOOP_BUDGET}, {K::WRITE, isa::kRegLOOP_BUDGET + 4},
+      {K::WRITE, isa::kRegEXEC_BUDGET}, {K::WRITE, isa::kRegEXEC_BUDGET + 4},
+      {K::WRITE, isa::kRegPREEMPT}, {K::WRITE, isa::kRegAP_CTRL},
+      {K::READ, isa::kRegAP_CTRL}, {K::READ, isa::kRegSTATUS}, {K::READ, isa::kRegHALT_PC},
+      {K::READ, isa::kRegFAULT_INFO},
+      {K::READ, isa::kRegCYCLES}, {K::READ, isa::kRegCYCLES + 4},
+      {K::READ, isa::kRegITERATIONS}, {K::READ, isa::kRegITERATIONS + 4},
+      {K::READ, isa::kRegINSTRET}, {K::READ, isa::kRegINSTRET + 4},
+      {K::WRITE, isa::kRegPREEMPT},
+  };
+  ASSERT_EQ(backend.accesses.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(backend.accesses[i].kind, expected[i].first) << "access " << i;
+    EXPECT_EQ(backend.accesses[i].offset, expected[i].second) << "access " << i;
+  }
+  EXPECT_EQ(backend.accesses[16].value, isa::kAP_START);
+  // The batched reads were filled in: the report's counters came from them.
+  EXPECT_EQ(r->cycles, readRegister64(hls, isa::kRegCYCLES));
+}
+
+TEST(RegisterBatch, ReadsAndWritesInOrder) {
+  HlsBackend backend(smallDevice());
+  RegisterBatch batch;
+  batch.write(isa::kRegINSN_LIMIT, 1234);
+  const size_t limitAt = batch.read(isa::kRegINSN_LIMIT);
+  const size_t idAt = batch.read(isa::kRegID);
+  batch.write64(isa::kRegLOOP_BUDGET, 0x1122334455667788ull);
+  const size_t budgetAt = batch.read64(isa::kRegLOOP_BUDGET);
+  batch.run(backend);
+  EXPECT_EQ(batch.value(limitAt), 1234u);
+  EXPECT_EQ(batch.value(idAt), isa::kCORE_ID);
+  EXPECT_EQ(batch.value64(budgetAt), 0x1122334455667788ull);
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test

@@ -163,3 +163,35 @@ TEST(Registers, RunningCoreShowsLiveStateAndIgnoresASecondStart) {
 
 }  // namespace
 }  // namespace nnfab::fabric::test
+
+namespace nnfab::fabric::test {
+namespace {
+
+// Issue 15: wakeWaiter ends a waitDone that is blocked on a running core
+// (TIMED_OUT, the core still running) long before its timeout; a finished
+// run is still DONE.
+TEST(Registers, WakeWaiterEndsAWaitAtOnce) {
+  Loaded d(counterLoop(2000000000));
+  HlsBackend& b = d.backend;
+  d.start();
+  std::thread waker([&b] {
+    std::this_thread::sleep_for(50ms);
+    b.wakeWaiter();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const WaitOutcome outcome = b.waitDone(30s);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  waker.join();
+  EXPECT_EQ(outcome, WaitOutcome::TIMED_OUT);
+  EXPECT_GE(waited, 40ms);
+  EXPECT_LT(waited, 10s);
+  EXPECT_EQ(b.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u);  // still running
+  b.reset();
+  Loaded short_(counterLoop(10));
+  short_.start();
+  short_.backend.wakeWaiter();  // nobody waits: no effect on the next wait
+  EXPECT_EQ(short_.backend.waitDone(5s), WaitOutcome::DONE);
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test

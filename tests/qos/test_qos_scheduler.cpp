@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -64,6 +65,36 @@ TEST(QosScheduler, HigherPriorityOfTheSameClientPreemptsAtOnce) {
   scheduler.release(high, false);
   ASSERT_TRUE(scheduler.acquire(low).isOk());
   scheduler.release(low, false);
+}
+
+// Issue 15: the arrival of a step the holder must yield to nudges the engine
+// at once (it wakes the holder's driver); other arrivals do not.
+TEST(QosScheduler, AStepTheHolderMustYieldToNudgesAtOnce) {
+  FabricScheduler scheduler(runtime::SchedulerOptions{10s});
+  std::atomic<int> nudges{0};
+  scheduler.setNudge([&] { ++nudges; });
+  FabricScheduler::Ticket low(of(1, Priority::LOW));
+  ASSERT_TRUE(scheduler.acquire(low).isOk());
+  EXPECT_EQ(nudges.load(), 0);  // nobody held the core
+  FabricScheduler::Ticket same(of(1, Priority::LOW));
+  FabricScheduler::Ticket other(of(2, Priority::HIGH));  // another client: waits for the 10 s quantum
+  Waiter w1(scheduler, same);
+  Waiter w2(scheduler, other);
+  EXPECT_FALSE(w1.done(20ms));
+  EXPECT_EQ(nudges.load(), 0);
+  FabricScheduler::Ticket high(of(1, Priority::HIGH));
+  Waiter w3(scheduler, high);
+  const auto until = Clock::now() + 2s;
+  while (nudges.load() == 0 && Clock::now() < until) std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(nudges.load(), 1);
+  EXPECT_TRUE(scheduler.shouldYield(low));
+  scheduler.release(low, false);
+  ASSERT_TRUE(w3.done());
+  scheduler.release(high, false);
+  ASSERT_TRUE(w1.done());
+  scheduler.release(same, false);
+  ASSERT_TRUE(w2.done());
+  scheduler.release(other, false);
 }
 
 TEST(QosScheduler, EqualOrLowerPriorityOfTheSameClientWaits) {

@@ -1,6 +1,7 @@
 // Simulation speed of the sim device (docs/sim.md): simulated ap_clk cycles
 // per wall-clock second for a scalar loop and for a streaming tensor ADD,
-// measured through the backend as a user sees it. Not a ctest test.
+// measured through the backend as a user sees it, and the cost of one
+// register access. Not a ctest test.
 //   sim_speed [iterations] [tensor elements]
 #include <chrono>
 #include <cstdio>
@@ -40,6 +41,34 @@ void measure(const char* what, const std::vector<uint64_t>& code, const std::vec
               static_cast<double>(cycles) / seconds / 1e6);
 }
 
+// What one AXI4-Lite register access costs through the backend: simulated
+// cycles and wall time, one call per access (a hand-off to the worker
+// thread each) against batches of 16 (FabricBackend::accessRegisters).
+void measureRegisterAccess() {
+  backends::SimBackend backend;
+  constexpr int kAccesses = 4096;
+  constexpr size_t kBatch = 16;
+  auto time = [&](const char* what, auto&& body) {
+    const uint64_t before = backend.simulatedCycles();
+    const auto start = std::chrono::steady_clock::now();
+    body();
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%-34s %6.2f cycles and %6.2f us per access\n", what,
+                static_cast<double>(backend.simulatedCycles() - before) / kAccesses, us / kAccesses);
+  };
+  time("register reads, one by one", [&] {
+    for (int k = 0; k < kAccesses; ++k) backend.readRegister(isa::kRegSTATUS);
+  });
+  time("register reads, batches of 16", [&] {
+    std::vector<RegisterAccess> batch(kBatch, RegisterAccess{RegisterAccess::Kind::READ, isa::kRegSTATUS, 0});
+    for (int k = 0; k < kAccesses; k += static_cast<int>(kBatch)) backend.accessRegisters(batch);
+  });
+  time("register writes, batches of 16", [&] {
+    std::vector<RegisterAccess> batch(kBatch, RegisterAccess{RegisterAccess::Kind::WRITE, isa::kRegINSN_LIMIT, 0});
+    for (int k = 0; k < kAccesses; k += static_cast<int>(kBatch)) backend.accessRegisters(batch);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,5 +88,6 @@ int main(int argc, char** argv) {
                                      insn::li(3, static_cast<int32_t>(64 + 4 * elements)),
                                      insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), insn::halt()};
   measure("tensor ADD INT32 (vector path)", add, image);
+  measureRegisterAccess();
   return 0;
 }

@@ -1,21 +1,10 @@
 // ABS, NEG (docs/nnapi-semantics.md §2.7) on TENSOR_FLOAT32 / TENSOR_INT32. INT32_MIN wraps to
 // itself (isa/int32_semantics.h); float ABS/NEG only flip the sign bit (NaN stays NaN,
 // NEG(0) = -0). Zero-sized inputs fail (§2.1).
-#include <cmath>
-
 #include "cpu/kernels/elementwise.h"
 
 namespace nnfab::cpu {
 namespace {
-
-struct Abs {
-  static float apply(float x) { return std::fabs(x); }
-  static int32_t apply(int32_t x) { return int32_math::wrapAbs(x); }
-};
-struct Neg {
-  static float apply(float x) { return -x; }
-  static int32_t apply(int32_t x) { return int32_math::wrapNeg(x); }
-};
 
 template <typename Op>
 std::unique_ptr<PreparedKernel> makeKernel(OperandType type, size_t count) {
@@ -37,9 +26,9 @@ Status prepareAbsNeg(OperationType type, std::span<const TensorArg> inputs,
   if (!count) return std::move(count).takeStatus();
   setOutput(&outputs[0], in.type, in.dims);
   if (type == OperationType::ABS) {
-    *kernel = makeKernel<Abs>(in.type, *count);
+    *kernel = makeKernel<ops::Abs>(in.type, *count);
   } else if (type == OperationType::NEG) {
-    *kernel = makeKernel<Neg>(in.type, *count);
+    *kernel = makeKernel<ops::Neg>(in.type, *count);
   } else {
     return generalFailure(opName(type) + " is not ABS or NEG");
   }

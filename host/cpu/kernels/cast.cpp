@@ -13,13 +13,6 @@
 namespace nnfab::cpu {
 namespace {
 
-struct FloatToInt32 {
-  static int32_t apply(float x) { return int32_math::saturatingFloatToInt32(x); }
-};
-struct Int32ToFloat {
-  static float apply(int32_t x) { return static_cast<float>(x); }
-};
-
 bool isCastType(OperandType t) {
   return t == OperandType::TENSOR_FLOAT32 || t == OperandType::TENSOR_INT32 ||
          t == OperandType::TENSOR_BOOL8;
@@ -47,9 +40,9 @@ Status prepareCast(std::span<const TensorArg> inputs, std::span<OutputShape> out
   if (from == to) {
     *kernel = std::make_unique<CopyKernel>(*count * sizeOfElement(from));
   } else if (from == OperandType::TENSOR_FLOAT32) {
-    *kernel = std::make_unique<UnaryKernel<FloatToInt32, float, int32_t>>(*count);
+    *kernel = std::make_unique<UnaryKernel<ops::FloatToInt32, float, int32_t>>(*count);
   } else {
-    *kernel = std::make_unique<UnaryKernel<Int32ToFloat, int32_t, float>>(*count);
+    *kernel = std::make_unique<UnaryKernel<ops::Int32ToFloat, int32_t, float>>(*count);
   }
   return {};
 }

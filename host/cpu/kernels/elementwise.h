@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,27 @@ struct LogicalAnd {
 };
 struct LogicalOr {
   static uint8_t apply(uint8_t a, uint8_t b) { return (a != 0) | (b != 0); }
+};
+
+// Unary operations (ABS, NEG: INT32_MIN wraps to itself, float only flips
+// the sign bit; LOGICAL_NOT on BOOL8; CAST between FLOAT32 and INT32, see
+// cast.cpp for its rounding and saturation).
+struct Abs {
+  static float apply(float x) { return std::fabs(x); }
+  static int32_t apply(int32_t x) { return int32_math::wrapAbs(x); }
+};
+struct Neg {
+  static float apply(float x) { return -x; }
+  static int32_t apply(int32_t x) { return int32_math::wrapNeg(x); }
+};
+struct LogicalNot {
+  static uint8_t apply(uint8_t x) { return x == 0; }
+};
+struct FloatToInt32 {
+  static int32_t apply(float x) { return int32_math::saturatingFloatToInt32(x); }
+};
+struct Int32ToFloat {
+  static float apply(int32_t x) { return static_cast<float>(x); }
 };
 
 // Fused activations (docs/nnapi-semantics.md §1.4) with std::max/std::min argument order, so a

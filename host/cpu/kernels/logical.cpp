@@ -6,10 +6,6 @@
 namespace nnfab::cpu {
 namespace {
 
-struct LogicalNot {
-  static uint8_t apply(uint8_t x) { return x == 0; }
-};
-
 Status requireBool8(OperationType type, const TensorArg& in, size_t index) {
   if (in.type == OperandType::TENSOR_BOOL8) return {};
   return generalFailure(opName(type) + " input " + std::to_string(index) + " is " +
@@ -31,7 +27,7 @@ Status prepareLogical(OperationType type, std::span<const TensorArg> inputs,
     auto count = checkedElementCount(inputs[0].dims, 1);
     if (!count) return std::move(count).takeStatus();
     setOutput(&outputs[0], OperandType::TENSOR_BOOL8, inputs[0].dims);
-    *kernel = std::make_unique<UnaryKernel<LogicalNot, uint8_t, uint8_t>>(*count);
+    *kernel = std::make_unique<UnaryKernel<ops::LogicalNot, uint8_t, uint8_t>>(*count);
     return {};
   }
   BroadcastPlan plan;
