@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <utility>
 
 #include "fabric/fabric_backend.h"
@@ -31,7 +32,9 @@ class SharedBackend final : public fabric::FabricBackend {
   }
   void writeRegister(uint32_t offset, uint32_t value) override { inner_->writeRegister(offset, value); }
   uint32_t readRegister(uint32_t offset) override { return inner_->readRegister(offset); }
+  void accessRegisters(std::span<fabric::RegisterAccess> accesses) override { inner_->accessRegisters(accesses); }
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return inner_->waitDone(timeout); }
+  void wakeWaiter() override { inner_->wakeWaiter(); }
   void reset() override { inner_->reset(); }
 
  private:
