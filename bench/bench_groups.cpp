@@ -24,6 +24,7 @@ const std::vector<Group>& benchGroups() {
       {"preempt", "cycles from a preemption request to the saved context", true, runPreemptGroup},
       {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},
       {"host", "host time per execution beyond the device's own", true, runHostGroup},
+      {"cache", "preparation from scratch against preparation from the compilation cache", false, runCacheGroup},
   };
   return groups;
 }

@@ -65,5 +65,6 @@ Status runWatchdogGroup(const Context& context, Report& report);
 Status runPreemptGroup(const Context& context, Report& report);
 Status runCosimGroup(const Context& context, Report& report);
 Status runHostGroup(const Context& context, Report& report);
+Status runCacheGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

@@ -65,9 +65,15 @@ int Compilation::setTimeout(uint64_t duration) {
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-int Compilation::setCaching(const char* /*cacheDir*/, const uint8_t* /*token*/) {
+int Compilation::setCaching(const char* cacheDir, const uint8_t* token) {
   if (finished_) return ANEURALNETWORKS_BAD_STATE;
-  // A hint in NNAPI; nnfab has no compilation cache yet (docs/c-api.md).
+  // The fabric devices keep their plan and programs there
+  // (runtime/compilation_cache.h); a directory that cannot be used only
+  // means preparing from scratch, as NNAPI treats caching as a hint.
+  CacheLocation location;
+  location.directory = cacheDir;
+  std::copy(token, token + ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN, location.token.begin());
+  cache_ = std::move(location);
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -75,6 +81,7 @@ int Compilation::prepareOn(const DeviceEntry& entry, const std::optional<Clock::
   api::PrepareRequest request;
   request.priority = priority_;
   request.deadline = deadline;
+  request.cache = cache_;
   auto prepared = processClient().prepare(*entry.device, model_, request);
   if (!prepared.isOk()) return toResultCode(prepared.status());
   prepared_ = std::move(prepared).value();

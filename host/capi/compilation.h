@@ -49,6 +49,7 @@ class Compilation {
   std::vector<const DeviceEntry*> devices_;
   Priority priority_ = Priority::MEDIUM;
   uint64_t timeout_ = 0;
+  std::optional<CacheLocation> cache_;
   bool finished_ = false;
   std::shared_ptr<api::PreparedModel> prepared_;
   const DeviceEntry* chosen_ = nullptr;

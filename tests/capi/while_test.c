@@ -4,9 +4,13 @@
  * execution mode: compute, startCompute + Event_wait, burst, fenced (with a
  * dependency chain and a failed dependency), with a loop timeout and a
  * deadline. Checks NNAPI's results and result codes. */
+#define _GNU_SOURCE /* mkdtemp, opendir */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <android/NeuralNetworks.h>
 
@@ -54,6 +58,51 @@ static void check_sum(const Run* run) {
 
 static int is_missed_deadline(int rc) {
     return rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT || rc == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
+}
+
+/* Files in `dir` other than . and .. */
+static int count_files(const char* dir) {
+    DIR* d = opendir(dir);
+    if (d == NULL) return -1;
+    int n = 0;
+    for (struct dirent* e = readdir(d); e != NULL; e = readdir(d)) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) ++n;
+    }
+    closedir(d);
+    return n;
+}
+
+/* setCaching: the first compilation stores its prepared form under the
+ * token (fabric devices; the cpu device compiles nothing to keep), the second
+ * loads it, and both run the model right. */
+static void check_caching(ANeuralNetworksModel* model, const ANeuralNetworksDevice* device, int fabric) {
+    char dir[] = "/tmp/nnfab-capi-cache-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
+    for (int k = 0; k < ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN; ++k) token[k] = (uint8_t)(3 * k + 5);
+    for (int round = 0; round < 2; ++round) {
+        ANeuralNetworksCompilation* c = NULL;
+        CHECK_RC(ANeuralNetworksCompilation_createForDevices(model, &device, 1, &c), ANEURALNETWORKS_NO_ERROR);
+        CHECK_RC(ANeuralNetworksCompilation_setCaching(c, dir, token), ANEURALNETWORKS_NO_ERROR);
+        CHECK_RC(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+        CHECK(count_files(dir) == (fabric ? 1 : 0));
+        Run run;
+        prepare_run(&run, c, 8);
+        CHECK_RC(ANeuralNetworksExecution_compute(run.execution), ANEURALNETWORKS_NO_ERROR);
+        check_sum(&run);
+        ANeuralNetworksExecution_free(run.execution);
+        ANeuralNetworksCompilation_free(c);
+    }
+    DIR* d = opendir(dir);
+    if (d != NULL) {
+        for (struct dirent* e = readdir(d); e != NULL; e = readdir(d)) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
 }
 
 int main(int argc, char** argv) {
@@ -186,6 +235,10 @@ int main(int argc, char** argv) {
     ANeuralNetworksEvent_free(first_done);
     ANeuralNetworksExecution_free(dependent.execution);
     ANeuralNetworksExecution_free(failing.execution);
+
+    int32_t type = 0;
+    CHECK_RC(ANeuralNetworksDevice_getType(device, &type), ANEURALNETWORKS_NO_ERROR);
+    check_caching(sum.main, device, type == ANEURALNETWORKS_DEVICE_ACCELERATOR);
 
     ANeuralNetworksCompilation_free(fc);
     ANeuralNetworksCompilation_free(c);
