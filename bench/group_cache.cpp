@@ -13,11 +13,29 @@
 #include "bench_groups.h"
 #include "bench_models.h"
 #include "models/loop_models.h"
+#include "models/model_builder.h"
 #include "runtime/compilation_cache.h"
 #include "runtime/device.h"
 
 namespace nnfab::bench {
 namespace {
+
+// `length` dependent ADDs of a [64] INT32 tensor and a constant: a model
+// whose preparation is mostly compiling (one long fabric step).
+Model addChain(uint32_t length) {
+  models::SubgraphBuilder b;
+  uint32_t x = b.input(OperandType::TENSOR_INT32, {64});
+  const uint32_t none = b.scalar(0);
+  for (uint32_t k = 0; k < length; ++k) {
+    const uint32_t c = b.int32Tensor({64}, std::vector<int32_t>(64, static_cast<int32_t>(k)));
+    const uint32_t y = k + 1 == length ? b.output(OperandType::TENSOR_INT32, {64}) : b.temp(OperandType::TENSOR_INT32, {64});
+    b.op(OperationType::ADD, {x, c, none}, {y});
+    x = y;
+  }
+  Model model;
+  model.main = b.build();
+  return model;
+}
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -52,8 +70,9 @@ Status runCacheGroup(const Context& context, Report& report) {
     Model model;
   };
   const std::vector<Case> cases = {{"if_in_loop", ifInLoop(true)},
-                                   {"accumulator_loop", models::counterLoop(true)},
-                                   {"elementwise_add_4096", elementwiseAdd(4096)}};
+                                   {"elementwise_add_4096", elementwiseAdd(4096)},
+                                   {"deep_while_chain_32", models::deepWhileChain(32)},
+                                   {"add_chain_400", addChain(400)}};
   Status failed;
   for (size_t i = 0; i < cases.size() && failed.isOk(); ++i) {
     const Case& c = cases[i];

@@ -8,11 +8,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <thread>
 
-#include "model/json_io.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::runtime {
@@ -30,12 +28,61 @@ Counters& counters() {
   return c;
 }
 
-uint64_t fnv1a(const uint8_t* data, size_t size, uint64_t hash = 0xcbf29ce484222325ull) {
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= data[i];
-    hash *= 0x100000001b3ull;
+// A 64-bit hash over bytes, 8 at a time (a multiply-rotate mix with a
+// final avalanche, in the spirit of MurmurHash's fmix64): it detects
+// accidental damage, which is all the cache asks of it, several times
+// faster than byte-wise FNV-1a over entries of hundreds of KiB.
+class Hasher {
+ public:
+  void update(const void* data, size_t size) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    length_ += size;
+    while (size > 0 && pending_ > 0) {  // finish a partial word first
+      word_ |= uint64_t{*p++} << (8 * pending_);
+      --size;
+      if (++pending_ == 8) mix();
+    }
+    for (; size >= 8; size -= 8, p += 8) {
+      uint64_t w = 0;
+      for (int k = 7; k >= 0; --k) w = (w << 8) | p[k];  // little-endian on every host
+      word_ = w;
+      mix();
+    }
+    while (size-- > 0) {
+      word_ |= uint64_t{*p++} << (8 * pending_);
+      ++pending_;
+    }
   }
-  return hash;
+  uint64_t digest() const {
+    uint64_t h = state_ ^ (word_ * kMul1) ^ length_;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+  }
+
+ private:
+  static constexpr uint64_t kMul1 = 0x9e3779b97f4a7c15ull;
+  static constexpr uint64_t kMul2 = 0xbf58476d1ce4e5b9ull;
+  void mix() {
+    state_ ^= (word_ * kMul1);
+    state_ = ((state_ << 31) | (state_ >> 33)) * kMul2;
+    word_ = 0;
+    pending_ = 0;
+  }
+  uint64_t state_ = 0x243f6a8885a308d3ull;
+  uint64_t word_ = 0;
+  size_t pending_ = 0;
+  uint64_t length_ = 0;
+};
+
+uint64_t hashOf(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
+  Hasher h;
+  h.update(a, aSize);
+  h.update(b, bSize);
+  return h.digest();
 }
 
 // Little-endian writer and a bounds-checked reader: a reader that runs out
@@ -287,8 +334,51 @@ std::string_view toString(CacheVerdict verdict) {
 }
 
 uint64_t modelDigest(const Model& model) {
-  const std::string json = writeModel(model);
-  return fnv1a(reinterpret_cast<const uint8_t*>(json.data()), json.size());
+  // Every field of the model, in a fixed order with counts before lists, so
+  // that two different models do not feed the hash the same bytes.
+  Hasher h;
+  auto u32 = [&h](uint32_t v) {
+    const uint8_t b[4] = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+                          static_cast<uint8_t>(v >> 24)};
+    h.update(b, 4);
+  };
+  auto u32s = [&u32](const std::vector<uint32_t>& v) {
+    u32(static_cast<uint32_t>(v.size()));
+    for (uint32_t x : v) u32(x);
+  };
+  u32(model.relaxComputationFloat32toFloat16 ? 1 : 0);
+  u32(static_cast<uint32_t>(model.subgraphCount()));
+  for (size_t s = 0; s < model.subgraphCount(); ++s) {
+    const Subgraph& sg = model.subgraph(s);
+    u32(static_cast<uint32_t>(sg.operands.size()));
+    for (const Operand& o : sg.operands) {
+      u32(static_cast<uint32_t>(o.type));
+      u32s(o.dimensions);
+      uint32_t scaleBits = 0;
+      std::memcpy(&scaleBits, &o.scale, sizeof scaleBits);
+      u32(scaleBits);
+      u32(static_cast<uint32_t>(o.zeroPoint));
+      u32(static_cast<uint32_t>(o.lifetime));
+      u32(static_cast<uint32_t>(o.value.size()));
+      h.update(o.value.data(), o.value.size());
+      u32(o.subgraph);
+      u32(o.channelQuant ? 1 : 0);
+      if (o.channelQuant) {
+        u32(o.channelQuant->channelDim);
+        u32(static_cast<uint32_t>(o.channelQuant->scales.size()));
+        h.update(o.channelQuant->scales.data(), o.channelQuant->scales.size() * sizeof(float));
+      }
+    }
+    u32(static_cast<uint32_t>(sg.operations.size()));
+    for (const Operation& op : sg.operations) {
+      u32(static_cast<uint32_t>(op.type));
+      u32s(op.inputs);
+      u32s(op.outputs);
+    }
+    u32s(sg.inputIndexes);
+    u32s(sg.outputIndexes);
+  }
+  return h.digest();
 }
 
 std::string cacheFilePath(const CacheLocation& location) {
@@ -313,7 +403,7 @@ std::vector<uint8_t> encodeCacheEntry(const CacheEntry& entry, const std::array<
   w.u64(entry.identity.modelDigest);
   w.raw(token.data(), token.size());
   w.u64(payload.bytes.size());
-  const uint64_t checksum = fnv1a(payload.bytes.data(), payload.bytes.size(), fnv1a(w.bytes.data(), w.bytes.size()));
+  const uint64_t checksum = hashOf(w.bytes.data(), w.bytes.size(), payload.bytes.data(), payload.bytes.size());
   w.u64(checksum);
   w.raw(payload.bytes.data(), payload.bytes.size());
   return std::move(w.bytes);
@@ -340,7 +430,7 @@ CacheLoad decodeCacheEntry(const std::vector<uint8_t>& bytes, const std::array<u
   const uint64_t checksum = r.u64();
   if (!r.ok() || payloadBytes > r.left()) return reject(CacheVerdict::TRUNCATED);
   if (payloadBytes < r.left()) return reject(CacheVerdict::CORRUPTED);  // trailing bytes
-  if (fnv1a(r.position(), r.left(), fnv1a(bytes.data(), headerBytes)) != checksum) {
+  if (hashOf(bytes.data(), headerBytes, r.position(), r.left()) != checksum) {
     return reject(CacheVerdict::CORRUPTED);
   }
   const CacheVersions current = CacheVersions::current();
@@ -369,7 +459,9 @@ CacheLoad loadCacheEntry(const CacheLocation& location, const CacheIdentity& exp
   }
   if (size > kMaxEntryBytes) return reject(CacheVerdict::FOREIGN);
   std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes(size);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  bytes.resize(static_cast<size_t>(in.gcount()));  // a file that shrank meanwhile reads as truncated
   if (!in.good() && !in.eof()) {
     ++counters().missing;
     return {CacheVerdict::MISSING, std::nullopt};

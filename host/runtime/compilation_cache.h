@@ -6,7 +6,7 @@
 // compiling. docs/c-api.md ("Compilation cache") describes the format.
 //
 // An entry is only used when everything matches: magic, format, ISA version
-// and nnfab version, checksum over header and content (FNV-1a 64), token,
+// and nnfab version, checksum over header and content (64-bit), token,
 // device, priority and a digest of the model. Anything else — a truncated,
 // corrupted, foreign or version-mismatched file — is rejected with its
 // reason and the model is prepared from scratch (and the entry rewritten).
@@ -66,7 +66,8 @@ struct CacheLoad {
   std::optional<CacheEntry> entry;  // only when LOADED
 };
 
-// FNV-1a 64 of the model's canonical JSON (writeModel).
+// A 64-bit hash over every field of the model (operands with their values,
+// operations, inputs and outputs of every subgraph, the relax flag).
 uint64_t modelDigest(const Model& model);
 // <directory>/<token as 64 hex digits>.nnfab-cache
 std::string cacheFilePath(const CacheLocation& location);

@@ -89,6 +89,20 @@ static void test_null_pointers(void) {
     CHECK(fd == -1);
     CHECK_RC(ANeuralNetworksEvent_getSyncFenceFd(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworksExecution_startComputeWithDependencies(NULL, NULL, 0, 0, &ev), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_startComputeWithDependencies(NULL, NULL, 0, 0, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_setMeasureTiming(NULL, true), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_getOutputOperandRank(NULL, 0, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_getOutputOperandDimensions(NULL, 0, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_burstCompute(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_setInputFromMemory(NULL, 0, NULL, NULL, 0, 0), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_setOutputFromMemory(NULL, 0, NULL, NULL, 0, 0), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksMemory_createFromAHardwareBuffer(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksMemoryDesc_addInputRole(NULL, NULL, 0, 1.0f), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksMemoryDesc_finish(NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksMemory_createFromDesc(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksDevice_getType(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksDevice_getVersion(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksDevice_getFeatureLevel(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworks_getDeviceCount(NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworks_getDevice(0, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworksDevice_getName(NULL, NULL), ANEURALNETWORKS_UNEXPECTED_NULL);
@@ -383,6 +397,10 @@ static void test_execution(void) {
     CHECK_RC(ANeuralNetworksExecution_getOutputOperandDimensions(e, 999, dims), ANEURALNETWORKS_BAD_DATA);
     /* Used up: every setter and every compute path is BAD_STATE now. */
     ANeuralNetworksEvent* ev = NULL;
+    const ANeuralNetworksEvent* no_event[1] = {NULL};
+    CHECK_RC(ANeuralNetworksExecution_startComputeWithDependencies(e, NULL, 1, 0, &ev), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK_RC(ANeuralNetworksExecution_startComputeWithDependencies(e, no_event, 1, 0, &ev), ANEURALNETWORKS_UNEXPECTED_NULL);
+    CHECK(ev == NULL);
     CHECK_RC(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_STATE);
     CHECK_RC(ANeuralNetworksExecution_startCompute(e, &ev), ANEURALNETWORKS_BAD_STATE);
     CHECK(ev == NULL);
