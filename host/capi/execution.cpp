@@ -87,6 +87,7 @@ int Execution::setArgumentFromMemory(bool input, int32_t index, const ANeuralNet
   } else {
     if (input && !fullySpecified(operand->type, dims)) return ANEURALNETWORKS_BAD_DATA;
     if (int rc = memory.checkRegion(offset, length)) return rc;
+    if (input ? !memory.readable() : !memory.writable()) return ANEURALNETWORKS_BAD_DATA;
   }
   Argument& arg = (input ? inputs_ : outputs_)[static_cast<uint32_t>(index)];
   if (arg.source != Source::UNSET) return ANEURALNETWORKS_BAD_STATE;

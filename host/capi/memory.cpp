@@ -1,6 +1,7 @@
 #include "capi/memory.h"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,6 +83,13 @@ Memory::~Memory() {
 
 int Memory::fromFd(size_t size, int protect, int fd, size_t offset, Memory** out) {
   if (size == 0 || fd < 0) return ANEURALNETWORKS_BAD_DATA;
+  // A region past the end of a file (or memfd) maps, but touching it would
+  // kill the process with SIGBUS: refuse it here.
+  struct stat info {};
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+      (offset > static_cast<uint64_t>(info.st_size) || size > static_cast<uint64_t>(info.st_size) - offset)) {
+    return ANEURALNETWORKS_BAD_DATA;
+  }
   const int dupFd = dup(fd);
   if (dupFd < 0) return ANEURALNETWORKS_UNEXPECTED_NULL;  // as Android reports a failed dup
   // Mapped now (Android maps on first use): nnfab copies inputs and
@@ -101,6 +109,7 @@ int Memory::fromFd(size_t size, int protect, int fd, size_t offset, Memory** out
     return ANEURALNETWORKS_OUT_OF_MEMORY;
   }
   memory->fd_ = dupFd;
+  memory->protect_ = protect;
   memory->mapBase_ = mapped;
   memory->mapLength_ = length;
   memory->data_ = static_cast<uint8_t*>(mapped) + (offset - base);
@@ -146,6 +155,9 @@ int Memory::copy(const Memory& src, Memory& dst) {
   if (dst.device_) dst.setInitialized(true);
   return ANEURALNETWORKS_NO_ERROR;
 }
+
+bool Memory::readable() const { return device_ || (protect_ & PROT_READ) != 0; }
+bool Memory::writable() const { return device_ || (protect_ & PROT_WRITE) != 0; }
 
 int Memory::checkRegion(size_t offset, size_t length) const {
   if (device_) return offset == 0 && length == 0 ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;

@@ -65,6 +65,10 @@ class Memory {
   // Region of an fd memory for a constant or an execution argument:
   // BAD_DATA when it leaves the memory or is empty (offset = length = 0).
   int checkRegion(size_t offset, size_t length) const;
+  // What the mapping allows (device memory: both): an input or constant
+  // needs to be read, an output written (else the copy would fault).
+  bool readable() const;
+  bool writable() const;
 
   // Device memory only.
   bool hasRole(const MemoryRole& role) const;
@@ -82,6 +86,7 @@ class Memory {
   void* mapBase_ = nullptr;
   size_t mapLength_ = 0;
   int fd_ = -1;
+  int protect_ = 0;
   // device memory
   std::vector<uint8_t> buffer_;
   std::vector<MemoryRole> roles_;

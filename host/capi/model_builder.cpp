@@ -79,6 +79,7 @@ int ModelBuilder::setOperandValueFromMemory(int32_t index, const Memory& memory,
   if (!size || length != *size) return ANEURALNETWORKS_BAD_DATA;
   if (memory.isDevice()) return ANEURALNETWORKS_BAD_DATA;  // never a constant
   if (int rc = memory.checkRegion(offset, length)) return rc;
+  if (!memory.readable()) return ANEURALNETWORKS_BAD_DATA;
   references_[i] = nullptr;
   std::erase_if(deferred_, [i](const DeferredValue& d) { return d.operand == i; });
   operand.lifetime = OperandLifeTime::CONSTANT_REFERENCE;

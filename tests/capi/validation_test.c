@@ -454,11 +454,17 @@ static void test_fd_memory(void) {
     const int fd = memfd_create("nnfab-capi-test", 0);
     CHECK(fd >= 0);
     CHECK(ftruncate(fd, 64) == 0);
+    const float inputs[4] = {1, 2, 10, 20};
+    CHECK(pwrite(fd, inputs, sizeof inputs, 0) == (ssize_t)sizeof inputs);
     ANeuralNetworksMemory* memory = NULL;
     CHECK_RC(ANeuralNetworksMemory_createFromFd(0, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_BAD_DATA);
     CHECK_RC(ANeuralNetworksMemory_createFromFd(64, PROT_READ | PROT_WRITE, -1, 0, &memory), ANEURALNETWORKS_BAD_DATA);
+    /* past the end of the memfd: refused (touching it would be SIGBUS) */
+    CHECK_RC(ANeuralNetworksMemory_createFromFd(128, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_BAD_DATA);
+    ANeuralNetworksMemory* read_only = NULL;
+    CHECK_RC(ANeuralNetworksMemory_createFromFd(64, PROT_READ, fd, 0, &read_only), ANEURALNETWORKS_NO_ERROR);
     CHECK_RC(ANeuralNetworksMemory_createFromFd(64, PROT_READ | PROT_WRITE, fd, 0, &memory), ANEURALNETWORKS_NO_ERROR);
-    close(fd); /* the memory holds its own duplicate */
+
     ANeuralNetworksModel* m = add_model(1);
     ANeuralNetworksCompilation* c = compile_for(m, "cpu");
     CHECK_RC(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
@@ -471,12 +477,19 @@ static void test_fd_memory(void) {
     CHECK_RC(ANeuralNetworksExecution_setInputFromMemory(e, 0, NULL, memory, 0, 8), ANEURALNETWORKS_NO_ERROR);
     CHECK_RC(ANeuralNetworksExecution_setInputFromMemory(e, 0, NULL, memory, 0, 8), ANEURALNETWORKS_BAD_STATE);
     CHECK_RC(ANeuralNetworksExecution_setInputFromMemory(e, 1, NULL, memory, 8, 8), ANEURALNETWORKS_NO_ERROR);
+    /* an output in read-only memory would fault: refused */
+    CHECK_RC(ANeuralNetworksExecution_setOutputFromMemory(e, 0, NULL, read_only, 16, 8), ANEURALNETWORKS_BAD_DATA);
     CHECK_RC(ANeuralNetworksExecution_setOutputFromMemory(e, 0, NULL, memory, 16, 8), ANEURALNETWORKS_NO_ERROR);
-    CHECK_RC(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR); /* zeros + zeros */
+    CHECK_RC(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+    float sums[2] = {0, 0};
+    CHECK(pread(fd, sums, sizeof sums, 16) == (ssize_t)sizeof sums); /* the output is in the shared memory */
+    CHECK(sums[0] == 11.0f && sums[1] == 22.0f);
     ANeuralNetworksExecution_free(e);
     ANeuralNetworksCompilation_free(c);
     ANeuralNetworksModel_free(m);
+    ANeuralNetworksMemory_free(read_only);
     ANeuralNetworksMemory_free(memory);
+    close(fd);
 }
 
 /* Device memory from a descriptor: roles, dimensions, initialization. */
