@@ -31,6 +31,7 @@ const std::vector<Group>& benchGroups() {
       {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},
       {"host", "host time per execution beyond the device's own", true, runHostGroup},
       {"cpu", "the CPU executor: ns per WHILE iteration, loop timeout overshoot (any --device)", true, runCpuGroup},
+      {"cache", "preparation from scratch against preparation from the compilation cache", false, runCacheGroup},
   };
   return groups;
 }

@@ -72,5 +72,6 @@ Status runCosimGroup(const Context& context, Report& report);
 Status runHostGroup(const Context& context, Report& report);
 Status runFcGroup(const Context& context, Report& report);
 Status runCpuGroup(const Context& context, Report& report);
+Status runCacheGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

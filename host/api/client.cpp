@@ -15,6 +15,7 @@ Result<std::shared_ptr<PreparedModel>> Client::prepare(const Device& device, con
   options.priority = request.priority;
   options.deadline = request.deadline;
   options.client = id_;
+  options.cache = request.cache;
   auto prepared = device.prepare(model, options);
   if (!prepared.isOk()) return std::move(prepared).takeStatus();
   return std::shared_ptr<PreparedModel>(

@@ -34,6 +34,9 @@ struct PrepareRequest {
   // Absolute; none = no deadline. Passed before preparation starts:
   // MISSED_DEADLINE_PERSISTENT; passed during it: MISSED_DEADLINE_TRANSIENT.
   std::optional<Clock::time_point> deadline;
+  // Compilation cache (runtime/compilation_cache.h): where the prepared form
+  // is kept under the caller's token; none = prepare from scratch.
+  std::optional<CacheLocation> cache;
 };
 
 class Client : public std::enable_shared_from_this<Client> {

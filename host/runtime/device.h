@@ -4,6 +4,8 @@
 // backend) are others, and so are `xrt:N` (an Alveo card) and `xrt-emu`.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,15 @@ struct DeviceCapabilities {
   PerformanceInfo whilePerformance;
 };
 
+// Where a preparation may keep and find its compiled form (NNAPI's
+// compilation cache: setCaching, HAL prepareModelFromCache_1_3): a directory
+// and the caller's 32-byte token. runtime/compilation_cache.h; devices that
+// compile nothing (cpu) ignore it.
+struct CacheLocation {
+  std::string directory;
+  std::array<uint8_t, 32> token{};
+};
+
 struct PrepareOptions {
   // LOW, MEDIUM or HIGH; any other value is INVALID_ARGUMENT.
   Priority priority = Priority::MEDIUM;
@@ -36,6 +47,7 @@ struct PrepareOptions {
   // The client (docs/qos.md) whose executions of this model are scheduled
   // together; 0 = anonymous.
   uint64_t client = 0;
+  std::optional<CacheLocation> cache;
 };
 
 // The preparation checks every device shares: INVALID_ARGUMENT for a

@@ -1,5 +1,7 @@
 #include "runtime/fabric_device.h"
 
+#include "runtime/compilation_cache.h"
+
 #include <spdlog/spdlog.h>
 
 #include "compiler/compiler.h"
@@ -123,12 +125,42 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
   if (!prepared.isOk()) return std::move(prepared).takeStatus();
   std::shared_ptr<const cpu::CpuExecutor> whole = std::move(prepared).value();
 
-  runtime::Plan plan = runtime::partition(whole->model(), target());
+  // With a cache location: the plan and programs of an earlier preparation
+  // of this model for this device and priority, if a sound entry is there.
+  std::optional<runtime::CacheIdentity> identity;
+  std::optional<runtime::CacheEntry> cached;
+  if (options.cache) {
+    identity = runtime::CacheIdentity{name_, options.priority, runtime::modelDigest(whole->model())};
+    runtime::CacheLoad load = runtime::loadCacheEntry(*options.cache, *identity, whole->model());
+    // Damage is worth a warning; an entry of another version or model is
+    // what upgrades and reused tokens leave behind.
+    const bool damaged = load.verdict == runtime::CacheVerdict::TRUNCATED ||
+                         load.verdict == runtime::CacheVerdict::CORRUPTED ||
+                         load.verdict == runtime::CacheVerdict::INVALID_PLAN;
+    if (load.verdict != runtime::CacheVerdict::LOADED && load.verdict != runtime::CacheVerdict::MISSING) {
+      spdlog::log(damaged ? spdlog::level::warn : spdlog::level::debug,
+                  "{}: compilation cache entry {} rejected ({}); preparing from scratch", name_,
+                  runtime::cacheFilePath(*options.cache), runtime::toString(load.verdict));
+    }
+    cached = std::move(load.entry);
+  }
+  // Saves what this preparation produced, when it was not loaded.
+  auto store = [&](const runtime::Plan& plan, std::vector<runtime::PlanExecutor::StepProgram> programs) {
+    if (!identity || cached) return;
+    runtime::CacheEntry entry{*identity, plan, std::move(programs)};
+    if (Status status = runtime::storeCacheEntry(*options.cache, entry); !status.isOk()) {
+      spdlog::warn("{}: {}", name_, status.message());  // caching is a hint: the model is prepared anyway
+    }
+  };
+
+  runtime::Plan plan = cached ? std::move(cached->plan) : runtime::partition(whole->model(), target());
   if (!plan.usesFabric()) {
+    store(plan, {});
     if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
     return std::unique_ptr<PreparedModel>(std::make_unique<FabricPreparedModel>(whole, nullptr, options));
   }
   auto executor = std::make_unique<runtime::PlanExecutor>(whole, std::move(plan), *engine_);
+  if (cached) executor->seed(std::move(cached->programs));
   if (Status status = executor->prepare(); !status.isOk()) {
     if (status.code() == ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT) return status;
     // A step sub-model the CPU executor refuses would be a partitioning bug;
@@ -137,6 +169,7 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
                  status.message());
     executor.reset();
   }
+  if (executor) store(executor->plan(), executor->programs());
   if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
   return std::unique_ptr<PreparedModel>(
       std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor), options));

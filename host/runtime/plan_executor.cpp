@@ -90,6 +90,27 @@ PlanExecutor::PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan p
 
 PlanExecutor::~PlanExecutor() = default;
 
+std::vector<PlanExecutor::StepProgram> PlanExecutor::programs() const {
+  std::vector<StepProgram> out;
+  for (uint32_t s = 0; s < steps_.size(); ++s) {
+    for (uint32_t t = 0; t < steps_[s].size(); ++t) {
+      if (!steps_[s][t]->programs) continue;
+      for (auto& [key, program] : steps_[s][t]->programs->compiled()) {
+        out.push_back({s, t, key, std::move(program)});
+      }
+    }
+  }
+  return out;
+}
+
+void PlanExecutor::seed(std::vector<StepProgram> programs) {
+  for (StepProgram& p : programs) {
+    if (p.subgraph >= steps_.size() || p.step >= steps_[p.subgraph].size()) continue;
+    const auto& prepared = steps_[p.subgraph][p.step];
+    if (prepared->programs) prepared->programs->seed(std::move(p.key), std::move(p.program));
+  }
+}
+
 Status PlanExecutor::prepare() {
   const Model& m = model();
   for (uint32_t s = 0; s < steps_.size(); ++s) {

@@ -46,6 +46,20 @@ class PlanExecutor {
   ExecutionResult execute(const std::vector<TensorValue>& inputs, const ExecutionOptions& options) const;
 
   const Plan& plan() const { return plan_; }
+
+  // The compilation cache's view: the programs of FABRIC steps, by step.
+  struct StepProgram {
+    uint32_t subgraph = 0;
+    uint32_t step = 0;  // index in the subgraph's plan
+    ProgramCache::Key key;
+    compiler::Program program;
+  };
+  // Every program compiled so far.
+  std::vector<StepProgram> programs() const;
+  // Before prepare(): programs compiled earlier for this plan (from the
+  // cache), which prepare() and executions then use without compiling.
+  // Entries that name no FABRIC step of the plan are ignored.
+  void seed(std::vector<StepProgram> programs);
   const Model& model() const { return whole_->model(); }
 
  private:

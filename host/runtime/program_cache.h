@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <utility>
 #include <mutex>
 #include <vector>
 
@@ -27,10 +28,23 @@ class ProgramCache {
   // The program for these step-input dimensions, compiled on first request.
   Entry get(const std::vector<Dimensions>& inputDimensions);
 
+  // The compilation cache's view (compilation_cache.h): a key is the
+  // input dimensions flattened as rank, extents, rank, extents, ...
+  using Key = std::vector<uint32_t>;
+  static Key keyOf(const std::vector<Dimensions>& inputDimensions);
+  // Every program compiled successfully so far, oldest first.
+  std::vector<std::pair<Key, compiler::Program>> compiled() const;
+  // Adds a program compiled earlier (loaded from the cache): get() with
+  // these dimensions returns it without compiling.
+  void seed(Key key, compiler::Program program);
+
  private:
   const Model& model_;
   const compiler::StepSpec spec_;
-  std::mutex mutex_;
+  // Adds under mutex_ held, evicting the oldest beyond kMaxEntries.
+  void insert(Key key, Entry entry);
+
+  mutable std::mutex mutex_;
   std::map<std::vector<uint32_t>, Entry> entries_;
   std::deque<std::vector<uint32_t>> order_;
 };

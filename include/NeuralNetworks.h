@@ -1,0 +1,3 @@
+/* The spelling AOSP's platform code and tests use; the header is
+ * <android/NeuralNetworks.h>. */
+#include "android/NeuralNetworks.h"
