@@ -28,6 +28,10 @@ PACKAGES=(
   # expat and packs the emulation BITSTREAM with zip; XRT's hw_emu shim
   # unpacks it with unzip; the xrt-emu tests run under setsid (util-linux)
   libexpat1-dev zip unzip util-linux
+  # ONNX import (docs/onnx.md): the ONNX protobuf classes, checker and shape
+  # inference come from libonnx-dev (on protobuf 3.21, libprotobuf-dev); the
+  # backend node tests that the import is checked against from libonnx-testdata
+  libonnx-dev libprotobuf-dev libonnx-testdata
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/device_option.h"
 #include "cli/file_io.h"
+#include "cli/model_source.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
 #ifdef NNFAB_HAS_SIM_DEVICE
@@ -68,15 +69,13 @@ int run(const RunArgs& args) {
 #endif
   }
 
-  const auto modelText = readFile(args.modelPath, &error);
-  if (!modelText) return usageError(error);
+  // A .onnx model is imported on the fly (docs/onnx.md).
+  LoadedModel loaded = loadModel(args.modelPath);
+  if (!loaded.usageError.empty()) return usageError(loaded.usageError);
   const auto inputsText = readFile(args.inputsPath, &error);
   if (!inputsText) return usageError(error);
-
-  auto model = parseModel(*modelText);
-  if (!model.isOk()) {
-    return printError(std::move(model).takeStatus().withContext("model file " + args.modelPath));
-  }
+  if (!loaded.status.isOk()) return printError(std::move(loaded.status));
+  const Model* model = &loaded.model;
   auto inputs = parseInputs(*inputsText, *model);
   if (!inputs.isOk()) {
     return printError(std::move(inputs).takeStatus().withContext("inputs file " + args.inputsPath));
@@ -97,7 +96,7 @@ int run(const RunArgs& args) {
 std::function<int()> addRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run", "Run a model on a device and print the result JSON");
-  cmd->add_option("model", args->modelPath, "Model file (JSON, docs/file-formats.md)")->required();
+  cmd->add_option("model", args->modelPath, "Model file (JSON, docs/file-formats.md; or .onnx, docs/onnx.md)")->required();
   cmd->add_option("--inputs", args->inputsPath, "Inputs file (JSON)")->required();
   cmd->add_option("--device", args->device, "Device name (see 'nnfab devices'); default: the most hardware-like built");
   cmd->add_option("--priority", args->priority, "Execution priority: low, medium (default) or high")
