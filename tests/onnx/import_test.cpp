@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include "api/run_model.h"
@@ -251,6 +253,42 @@ TEST(OnnxImport, OutputThatIsAnInputGetsAnIdentity) {
   ASSERT_EQ(r.outputs.size(), 2u);
   EXPECT_EQ(r.outputs[0].dimensions, (Dimensions{1}));
   EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{4.0f}));
+}
+
+}  // namespace
+}  // namespace nnfab
+
+namespace nnfab {
+namespace {
+
+// Truncations and byte flips of a real model: every one is imported or
+// refused with a status, never a crash or an exception.
+TEST(OnnxImport, CorruptedModelsNeverCrash) {
+  std::ifstream in(std::string(NNFAB_ONNX_TESTDATA_DIR) + "/node/test_loop11/model.onnx", std::ios::binary);
+  if (!in) GTEST_SKIP() << "libonnx-testdata is not installed";
+  const std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t refused = 0, imported = 0;
+  for (size_t cut = 0; cut < model.size(); cut += 7) {
+    auto r = onnx_import::importModel(model.substr(0, cut));
+    (r.isOk() ? imported : refused)++;
+    if (!r.isOk()) {
+      EXPECT_FALSE(r.status().message().empty());
+    }
+  }
+  uint32_t seed = 12345;
+  for (int round = 0; round < 400; ++round) {
+    std::string mutated = model;
+    for (int k = 0; k < 3; ++k) {
+      seed = seed * 1664525u + 1013904223u;
+      mutated[(seed >> 8) % mutated.size()] = static_cast<char>(seed >> 24);
+    }
+    auto r = onnx_import::importModel(mutated);
+    (r.isOk() ? imported : refused)++;
+    if (r.isOk()) {
+      EXPECT_TRUE(validateModel(r->model).isOk()) << "an accepted model must be valid";
+    }
+  }
+  EXPECT_GT(refused, 0u);
 }
 
 }  // namespace
