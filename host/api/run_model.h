@@ -20,6 +20,8 @@ struct RunOptions {
   uint64_t timeoutMs = 0;         // 0: no deadline
   uint64_t loopTimeoutMs = 2000;  // clamped to 15000
   uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
+  // Non-null: spans for preparation, execution and what the host runs of it.
+  TraceSink* trace = nullptr;
 };
 
 ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inputs,

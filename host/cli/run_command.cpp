@@ -1,12 +1,14 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/device_option.h"
 #include "cli/file_io.h"
+#include "cli/chrome_trace.h"
 #include "cli/model_source.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
@@ -31,6 +33,7 @@ struct RunArgs {
   int64_t loopTimeoutMs = 2000;
   int64_t memoryLimitMb = static_cast<int64_t>(kExecutionMemoryLimitDefault >> 20);
   std::string traceFile;
+  std::string profileFile;
   std::string xclbin;
 };
 
@@ -69,14 +72,21 @@ int run(const RunArgs& args) {
 #endif
   }
 
+  if (!args.profileFile.empty() && !checkWritable(args.profileFile, &error)) return usageError("--profile: " + error);
+  ChromeTrace profile;
+  const Clock::time_point loadStart = Clock::now();
   // A .onnx model is imported on the fly (docs/onnx.md).
   LoadedModel loaded = loadModel(args.modelPath);
+  profile.span(isOnnxPath(args.modelPath) ? "read and import the ONNX model" : "read and parse the model", "prepare",
+               loadStart, Clock::now());
   if (!loaded.usageError.empty()) return usageError(loaded.usageError);
   const auto inputsText = readFile(args.inputsPath, &error);
   if (!inputsText) return usageError(error);
   if (!loaded.status.isOk()) return printError(std::move(loaded.status));
   const Model* model = &loaded.model;
+  const Clock::time_point inputsStart = Clock::now();
   auto inputs = parseInputs(*inputsText, *model);
+  profile.span("parse the inputs", "prepare", inputsStart, Clock::now());
   if (!inputs.isOk()) {
     return printError(std::move(inputs).takeStatus().withContext("inputs file " + args.inputsPath));
   }
@@ -88,7 +98,16 @@ int run(const RunArgs& args) {
   options.timeoutMs = static_cast<uint64_t>(args.timeoutMs);
   options.loopTimeoutMs = static_cast<uint64_t>(args.loopTimeoutMs);
   options.memoryLimitBytes = static_cast<uint64_t>(args.memoryLimitMb) << 20;
-  return printResult(runModel(*model, *inputs, options));
+  if (!args.profileFile.empty()) options.trace = &profile;
+  const ExecutionResult result = runModel(*model, *inputs, options);
+  if (!args.profileFile.empty()) {
+    // Written whatever the status: a failed run's timeline shows where it failed.
+    std::ofstream out(args.profileFile, std::ios::binary | std::ios::trunc);
+    out << profile.json();
+    out.close();
+    if (!out) return usageError("--profile: writing " + args.profileFile + " failed");
+  }
+  return printResult(result);
 }
 
 }  // namespace
@@ -113,6 +132,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
 #ifdef NNFAB_HAS_XRT_DEVICE
   cmd->add_option("--xclbin", args->xclbin, "The xclbin --device xrt[:N] loads (default: $NNFAB_XCLBIN)");
 #endif
+  cmd->add_option("--profile", args->profileFile,
+                  "Write a Chrome trace-event JSON timeline (Perfetto, chrome://tracing) of the run: preparation, "
+                  "every step with its device, every host-interpreted IF branch and WHILE iteration");
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }

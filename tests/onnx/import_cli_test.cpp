@@ -72,3 +72,26 @@ TEST_F(OnnxCli, ExitCodes) {
 
 }  // namespace
 }  // namespace nnfab::test
+
+namespace nnfab::test {
+namespace {
+
+// --profile writes a Chrome trace-event file: the phases, the execution
+// with its device, the steps; wall-clock time, said in the file.
+TEST_F(CliFixture, ProfileWritesAChromeTrace) {
+  const std::string model = std::string(NNFAB_SOURCE_ROOT) + "/examples/while_sum.json";
+  const auto trace = dir_ / "trace.json";
+  auto o = nnfab("run " + model + " --inputs examples/while_sum.inputs.json --device hls --profile " + trace.string());
+  ASSERT_EQ(o.exitCode, 0) << o.err;
+  const std::string text = slurpFile(trace);
+  EXPECT_EQ(text.rfind("{", 0), 0u);
+  for (const char* needle : {"\"traceEvents\"", "\"ph\": \"X\"", "\"name\": \"execute\"", "\"device\": \"hls\"",
+                             "\"runs_on\": \"fabric\"", "host wall clock", "\"name\": \"read and parse the model\""}) {
+    EXPECT_NE(text.find(needle), std::string::npos) << needle << " in " << text;
+  }
+  o = nnfab("run " + model + " --inputs examples/while_sum.inputs.json --profile " + (dir_ / "no/such/dir.json").string());
+  EXPECT_EQ(o.exitCode, 2);
+}
+
+}  // namespace
+}  // namespace nnfab::test
