@@ -148,8 +148,10 @@ Status Converter::mapLoop(Scope& scope, const onnx::NodeProto& node) {
   // of every scan output.
   int64_t mmax = -1;
   if (k > 0) {
-    if (m && m->isConstant()) mmax = m->constant->int32s().at(0);
-    for (int s = 0; s < k && mmax < 0; ++s) {
+    // A constant M (unless it is an "unbounded" sentinel too large for an
+    // accumulator), else a declared first dimension.
+    if (m && m->isConstant() && m->constant->int32s().at(0) <= (int64_t{1} << 20)) mmax = m->constant->int32s().at(0);
+    for (int s = 0; s < k && mmax <= 0; ++s) {
       const OnnxDims d = inferredDims(node.output(n + s));
       if (d && !d->empty() && (*d)[0] > 0) mmax = (*d)[0];
     }
@@ -167,11 +169,8 @@ Status Converter::mapLoop(Scope& scope, const onnx::NodeProto& node) {
   std::vector<uint32_t> carriedIn;
   std::vector<OnnxDims> carriedDims;
   for (int j = 0; j < n; ++j) {
-    const OnnxDims dims = merge(initial[static_cast<size_t>(j)].dims, inferredDims(body->output(1 + j).name())).value_or(
-        std::vector<int64_t>{});
-    const OnnxDims use = inferredDims(body->output(1 + j).name()) ? merge(initial[static_cast<size_t>(j)].dims, inferredDims(body->output(1 + j).name()))
-                                                                  : initial[static_cast<size_t>(j)].dims;
-    (void)dims;
+    const OnnxDims bodyOut = inferredDims(body->output(1 + j).name());
+    const OnnxDims use = bodyOut ? merge(initial[static_cast<size_t>(j)].dims, bodyOut) : initial[static_cast<size_t>(j)].dims;
     carriedDims.push_back(use);
     const uint32_t in = addOperand(inner, initial[static_cast<size_t>(j)].type, toNnfabDims(use), OperandLifeTime::SUBGRAPH_INPUT);
     carriedIn.push_back(in);
