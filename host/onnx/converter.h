@@ -57,6 +57,13 @@ struct Scope {
 Dimensions toNnfabDims(const OnnxDims& dims);
 // True when every size is known.
 bool fullyKnown(const OnnxDims& dims);
+// Constants the importer makes from shapes (Where/Cast widening, scan
+// accumulators) hold at most this many elements, so a model that declares
+// huge static shapes cannot make the import allocate without bound.
+inline constexpr int64_t kMaxSynthesizedElements = int64_t{1} << 22;
+// Element count of known dimensions, nullopt when one is unknown or the
+// count exceeds 2^40 (no overflow on any input).
+std::optional<int64_t> elementsOf(const std::vector<int64_t>& dims);
 std::string dimsText(const OnnxDims& dims);
 
 // TensorProto -> Constant (FLOAT, INT32, INT64 narrowed, BOOL).

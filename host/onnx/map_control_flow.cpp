@@ -47,14 +47,14 @@ std::vector<int64_t> intsAttribute(const onnx::NodeProto& node, const char* name
   return {};
 }
 
-int64_t product(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
+// Elements of an accumulator that passed the size check below.
+int64_t product(const std::vector<int64_t>& dims) { return elementsOf(dims).value_or(0); }
 
 // Accumulators hold at most this many elements (iota and zeros are constants of that size).
-constexpr int64_t kMaxAccumulatorElements = int64_t{1} << 22;
+bool accumulatorTooLarge(const std::vector<int64_t>& dims) {
+  const auto n = elementsOf(dims);
+  return !n || *n > kMaxSynthesizedElements || dims.size() > 4;
+}
 
 }  // namespace
 
@@ -219,7 +219,7 @@ Status Converter::mapLoop(Scope& scope, const onnx::NodeProto& node) {
     if (so.type == T::TENSOR_BOOL8) return refuse(node, "BOOL scan outputs are not supported (NNAPI's SELECT has no BOOL8)");
     std::vector<int64_t> dims = {mmax};
     dims.insert(dims.end(), per->begin(), per->end());
-    if (product(dims) > kMaxAccumulatorElements || dims.size() > 4) {
+    if (accumulatorTooLarge(dims)) {
       return refuse(node, "scan output " + std::to_string(s) + " needs an accumulator " + dimsText(dims) + ", too large (rank <= 4, <= 2^22 elements)");
     }
     const uint32_t acc = addOperand(inner, so.type, toNnfabDims(dims), OperandLifeTime::SUBGRAPH_INPUT);
@@ -428,7 +428,7 @@ Result<std::vector<Value>> Converter::scanLoop(Scope& scope, const onnx::NodePro
     if (v->type == T::TENSOR_BOOL8) return refuse(node, "BOOL scan outputs are not supported (NNAPI's SELECT has no BOOL8)");
     std::vector<int64_t> dims = {length};
     dims.insert(dims.end(), per->begin(), per->end());
-    if (product(dims) > kMaxAccumulatorElements || dims.size() > 4) return refuse(node, "a scan output is too large " + dimsText(dims));
+    if (accumulatorTooLarge(dims)) return refuse(node, "a scan output is too large " + dimsText(dims));
     const Dimensions nd = toNnfabDims(dims);
     const uint32_t acc = addOperand(inner, v->type, nd, OperandLifeTime::SUBGRAPH_INPUT);
     std::vector<int32_t> iota(static_cast<size_t>(product(dims)));

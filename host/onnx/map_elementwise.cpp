@@ -87,8 +87,11 @@ Status Converter::mapCast(Scope& scope, const onnx::NodeProto& node) {
     }
     std::vector<int64_t> full = *dims;
     if (full.empty()) full = {1};
-    size_t n = 1;
-    for (int64_t d : full) n *= static_cast<size_t>(d);
+    const auto elements = elementsOf(full);
+    if (!elements || *elements > kMaxSynthesizedElements) {
+      return refuse(node, "a cast from BOOL of shape " + dimsText(dims) + " needs constants too large to make");
+    }
+    const size_t n = static_cast<size_t>(*elements);
     const uint32_t ones = *target == T::TENSOR_FLOAT32 ? floats(scope, std::vector<float>(n, 1.0f), full)
                                                        : int32s(scope, std::vector<int32_t>(n, 1), full);
     out = emit(scope, OT::SELECT, {in, ones, zerosOf(scope, *target, full)}, *target, toNnfabDims(dims));
@@ -211,6 +214,9 @@ Result<bool> Converter::mapElementwise(Scope& scope, const onnx::NodeProto& node
                                 " is not static (NNAPI's SELECT does not broadcast)");
       }
       std::vector<int64_t> full = dims->empty() ? std::vector<int64_t>{1} : *dims;
+      if (auto n = elementsOf(full); !n || *n > kMaxSynthesizedElements) {
+        return refuse(node, "widening an input to the output shape " + dimsText(dims) + " needs a constant too large to make");
+      }
       const uint32_t zeros = zerosOf(scope, in[i].type, full);
       ops[i] = i == 0 ? emit(scope, OT::LOGICAL_OR, {ops[i], zeros}, T::TENSOR_BOOL8, toNnfabDims(dims))
                       : arith(scope, OT::ADD, ops[i], zeros, in[i].type, toNnfabDims(dims));

@@ -103,11 +103,12 @@ Result<bool> Converter::mapShapes(Scope& scope, const onnx::NodeProto& node) {
       }
       // Resolve -1 where the input's size is static.
       if (fullyKnown(in) && std::count(out.begin(), out.end(), -1) == 1) {
-        int64_t total = 1, known = 1;
-        for (int64_t d : *in) total *= d;
-        for (int64_t d : out) known *= d < 0 ? 1 : d;
-        if (known == 0 || total % known != 0) return refuse(node, "its shape does not match the input's element count");
-        std::replace(out.begin(), out.end(), int64_t{-1}, total / known);
+        std::vector<int64_t> rest;
+        for (int64_t d : out) rest.push_back(d < 0 ? 1 : d);
+        const auto total = elementsOf(*in), known = elementsOf(rest);
+        if (!total || !known) return refuse(node, "its shapes are too large");
+        if (*known == 0 || *total % *known != 0) return refuse(node, "its shape does not match the input's element count");
+        std::replace(out.begin(), out.end(), int64_t{-1}, *total / *known);
       }
     } else {
       if (!in) return refuse(node, "its input's rank is not known");

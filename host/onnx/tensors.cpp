@@ -44,6 +44,15 @@ Dimensions toNnfabDims(const OnnxDims& dims) {
   return out;
 }
 
+std::optional<int64_t> elementsOf(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && n > (int64_t{1} << 40) / d)) return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
 bool fullyKnown(const OnnxDims& dims) {
   if (!dims) return false;
   for (int64_t d : *dims) {

@@ -293,3 +293,23 @@ TEST(OnnxImport, CorruptedModelsNeverCrash) {
 
 }  // namespace
 }  // namespace nnfab
+
+namespace nnfab {
+namespace {
+
+// Declared shapes are the model's word: a huge one is refused, not allocated.
+TEST(OnnxImport, HugeDeclaredShapesAreRefusedNotAllocated) {
+  GraphBuilder b;
+  b.input("c", kBool, {1});
+  b.input("x", kFloat, {100000, 100000});
+  b.initializer<float>("y", kFloat, {1}, {0.0f});
+  b.node("Where", {"c", "x", "y"}, {"w"}, "wide");
+  b.output("w", kFloat, {100000, 100000});
+  auto r = onnx_import::importModel(b.bytes());
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("node 'wide' (Where)"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("too large"), std::string::npos) << r.status().message();
+}
+
+}  // namespace
+}  // namespace nnfab
