@@ -313,3 +313,142 @@ TEST(OnnxImport, HugeDeclaredShapesAreRefusedNotAllocated) {
 
 }  // namespace
 }  // namespace nnfab
+
+namespace nnfab {
+namespace {
+
+onnx::GraphProto* graphAttribute(onnx::NodeProto* node, const std::string& name) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::GRAPH);
+  a->mutable_g()->set_name(name);
+  return a->mutable_g();
+}
+
+void addValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, int elem,
+              std::vector<int64_t> dims) {
+  auto* v = list->Add();
+  v->set_name(name);
+  GraphBuilder::typeOf(v, elem, std::move(dims));
+}
+
+onnx::NodeProto* addNode(onnx::GraphProto* g, const std::string& op, std::vector<std::string> in,
+                         std::vector<std::string> out) {
+  auto* n = g->add_node();
+  n->set_op_type(op);
+  for (auto& i : in) n->add_input(i);
+  for (auto& o : out) n->add_output(o);
+  return n;
+}
+
+void addInt64(onnx::GraphProto* g, const std::string& name, int64_t v) {
+  auto* t = g->add_initializer();
+  t->set_name(name);
+  t->set_data_type(kInt64);
+  t->add_int64_data(v);
+}
+
+std::vector<ExecutionResult> runEverywhere(const Model& model, const std::vector<TensorValue>& inputs) {
+  std::vector<ExecutionResult> out;
+  for (const char* name : {"cpu", "hls", "sim"}) {
+    const Device* device = findDevice(name);
+    if (device == nullptr) continue;
+    RunOptions options;
+    options.device = device;
+    out.push_back(runModel(model, inputs, options));
+  }
+  return out;
+}
+
+// If branches read outer values by name: they become IF inputs.
+TEST(OnnxImport, IfBranchesCaptureOuterValues) {
+  GraphBuilder b(13);
+  b.input("c", kBool, {});
+  b.input("x", kInt32, {2});
+  b.initializer<int32_t>("one", kInt32, {1}, {1});
+  auto* n = b.node("If", {"c"}, {"y"}, "choose");
+  auto* t = graphAttribute(n, "then_branch");
+  addNode(t, "Add", {"x", "one"}, {"t_out"});
+  addValue(t->mutable_output(), "t_out", kInt32, {2});
+  auto* e = graphAttribute(n, "else_branch");
+  addNode(e, "Neg", {"x"}, {"e_out"});
+  addValue(e->mutable_output(), "e_out", kInt32, {2});
+  b.output("y", kInt32, {2});
+  auto imported = onnx_import::importModel(b.bytes());
+  ASSERT_TRUE(imported.isOk()) << imported.status().message();
+  for (uint8_t c : {1, 0}) {
+    for (const auto& r : runEverywhere(imported->model, {tensor<uint8_t>(OperandType::TENSOR_BOOL8, {1}, {c}),
+                                                         tensor<int32_t>(OperandType::TENSOR_INT32, {2}, {5, -7})})) {
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      EXPECT_EQ(values<int32_t>(r.outputs[0]), c ? (std::vector<int32_t>{6, -6}) : (std::vector<int32_t>{-5, 7}));
+    }
+  }
+}
+
+// Loop(M, cond, v) with body cond_out = i < stop, v_out = v + v; a scan
+// output of v declared [rows, 1].
+Model loopModel(bool withM, bool withCond, int64_t stop, int64_t rows) {
+  GraphBuilder b(13);
+  if (withM) b.input("M", kInt64, {});
+  if (withCond) b.input("cond", kBool, {});
+  b.input("v", kFloat, {1});
+  auto* n = b.node("Loop", {withM ? "M" : "", withCond ? "cond" : "", "v"}, {"v_final", "scan"}, "loop");
+  auto* body = graphAttribute(n, "body");
+  addValue(body->mutable_input(), "i", kInt64, {});
+  addValue(body->mutable_input(), "c_in", kBool, {});
+  addValue(body->mutable_input(), "v_in", kFloat, {1});
+  addInt64(body, "stop", stop);
+  addNode(body, "Less", {"i", "stop"}, {"c_out"});
+  addNode(body, "Add", {"v_in", "v_in"}, {"v_out"});
+  addNode(body, "Identity", {"v_in"}, {"s_out"});
+  addValue(body->mutable_output(), "c_out", kBool, {});
+  addValue(body->mutable_output(), "v_out", kFloat, {1});
+  addValue(body->mutable_output(), "s_out", kFloat, {1});
+  b.output("v_final", kFloat, {1});
+  b.output("scan", kFloat, {rows, 1});
+  auto imported = onnx_import::importModel(b.bytes());
+  EXPECT_TRUE(imported.isOk()) << imported.status().message();
+  return imported.isOk() ? imported->model : Model{};
+}
+
+TEST(OnnxImport, LoopWithoutTripCountRunsWhileTheBodySaysSo) {
+  // for (i = 0; cond; ++i) { cond = i < 3 }: 4 iterations.
+  const Model model = loopModel(/*withM=*/false, /*withCond=*/true, 3, 8);
+  for (const auto& r : runEverywhere(model, {tensor<uint8_t>(OperandType::TENSOR_BOOL8, {1}, {1}),
+                                             tensor<float>(OperandType::TENSOR_FLOAT32, {1}, {1.5f})})) {
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{24.0f}));
+    EXPECT_EQ(r.outputs[1].dimensions, (Dimensions{4, 1}));
+    EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{1.5f, 3, 6, 12}));
+  }
+}
+
+TEST(OnnxImport, LoopWithoutCondStillReadsTheBodysCondLikeOnnxRuntime) {
+  // M = 5, no cond input, body cond_out = i < 1: stops after 2 iterations.
+  const Model model = loopModel(/*withM=*/true, /*withCond=*/false, 1, 5);
+  for (const auto& r : runEverywhere(model, {tensor<int32_t>(OperandType::TENSOR_INT32, {1}, {5}),
+                                             tensor<float>(OperandType::TENSOR_FLOAT32, {1}, {1.0f})})) {
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{4.0f}));
+    EXPECT_EQ(r.outputs[1].dimensions, (Dimensions{2, 1}));
+  }
+}
+
+TEST(OnnxImport, LoopZeroIterationsAndMoreThanTheDeclaredRows) {
+  const Model model = loopModel(/*withM=*/true, /*withCond=*/true, 100, 3);
+  const auto v = tensor<float>(OperandType::TENSOR_FLOAT32, {1}, {1.0f});
+  const auto yes = tensor<uint8_t>(OperandType::TENSOR_BOOL8, {1}, {1});
+  for (const auto& r : runEverywhere(model, {tensor<int32_t>(OperandType::TENSOR_INT32, {1}, {0}), yes, v})) {
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{1.0f}));
+    EXPECT_EQ(r.outputs[1].dimensions, (Dimensions{0, 1}));
+  }
+  // 4 iterations but only 3 declared rows: a clear failure, not 3 rows.
+  for (const auto& r : runEverywhere(model, {tensor<int32_t>(OperandType::TENSOR_INT32, {1}, {4}), yes, v})) {
+    EXPECT_EQ(r.status.code(), ErrorStatus::GENERAL_FAILURE);
+    EXPECT_NE(r.status.message().find("SLICE"), std::string::npos) << r.status.message();
+  }
+}
+
+}  // namespace
+}  // namespace nnfab
