@@ -45,6 +45,10 @@ TEST_F(OnnxCli, ImportWritesAModelThatRuns) {
   o = nnfab("import " + kLoop11);
   EXPECT_EQ(o.exitCode, 0);
   EXPECT_EQ(o.out, slurpFile(json));
+  // partition reads .onnx too: the float loop runs on the CPU.
+  o = nnfab("partition " + kLoop11 + " --device hls");
+  ASSERT_EQ(o.exitCode, 0) << o.err;
+  EXPECT_NE(o.out.find("plan on hls"), std::string::npos) << o.out;
 }
 
 TEST_F(OnnxCli, ExitCodes) {
