@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "api/run_model.h"
 #include "onnx/onnx_import.h"
 #include "runtime/device.h"
+#include "validation/validate.h"
 
 namespace nnfab {
 namespace {
@@ -150,6 +153,71 @@ std::vector<std::string> names() {
 
 INSTANTIATE_TEST_SUITE_P(Node, ControlFlowTest, ::testing::ValuesIn(names()),
                          [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace nnfab
+
+namespace nnfab {
+namespace {
+
+// Every node test of the package (932 in 1.12), not only control flow: an
+// import is either refused with a message or a model that passes NNAPI
+// validation; the imported ones run on cpu against output_K.pb. The counts
+// are printed (docs/onnx.md quotes them); the check is that nothing the
+// importer accepts is invalid and that nothing crashes.
+TEST(OnnxTestdata, EveryNodeTestImportsValidOrIsRefused) {
+  if (!fs::exists(dataDir())) GTEST_SKIP() << "libonnx-testdata is not installed";
+  size_t total = 0, imported = 0, ran = 0, matched = 0;
+  std::map<std::string, size_t> reasons;
+  for (const auto& entry : fs::directory_iterator(dataDir())) {
+    ++total;
+    auto model = onnx_import::importModel(readBytes(entry.path() / "model.onnx"));
+    if (!model) {
+      EXPECT_FALSE(model.status().message().empty());
+      // "node 'n' (Op): why" -> Op; other refusals (types, sequences) by their kind.
+      const std::string& m = model.status().message();
+      const size_t close = m.find("): ");
+      const size_t open = close == std::string::npos ? std::string::npos : m.rfind(" (", close);
+      reasons[open != std::string::npos ? m.substr(open + 2, close - open - 2)
+              : m.find("element type") != std::string::npos ? "element type"
+              : m.find("imports tensors only") != std::string::npos ? "sequence/optional"
+                                                                     : "other"]++;
+      continue;
+    }
+    ++imported;
+    EXPECT_TRUE(validateModel(model->model).isOk()) << entry.path().filename();
+    const fs::path set = entry.path() / "test_data_set_0";
+    std::vector<TensorValue> inputs, expected;
+    bool readable = true;
+    for (size_t i = 0; readable && i < model->inputNames.size(); ++i) {
+      auto t = onnx_import::readTensor(readBytes(set / ("input_" + std::to_string(i) + ".pb")));
+      if (t) inputs.push_back(*t); else readable = false;
+    }
+    for (size_t i = 0; readable && i < model->outputNames.size(); ++i) {
+      auto t = onnx_import::readTensor(readBytes(set / ("output_" + std::to_string(i) + ".pb")));
+      if (t) expected.push_back(*t); else readable = false;
+    }
+    if (!readable) continue;
+    RunOptions options;
+    options.device = findDevice("cpu");
+    const ExecutionResult r = runModel(model->model, inputs, options);
+    ++ran;
+    bool same = r.status.isOk() && r.outputs.size() == expected.size();
+    for (size_t i = 0; same && i < expected.size(); ++i) same = mismatch(expected[i], r.outputs[i]).empty();
+    if (same) ++matched;
+    else std::printf("  imported but differs on cpu: %s (%s)\n", entry.path().filename().c_str(),
+                     r.status.isOk() ? "values" : r.status.message().substr(0, 160).c_str());
+  }
+  std::printf("node tests: %zu, imported: %zu, ran on cpu: %zu, matched output_K.pb: %zu\n", total, imported, ran,
+              matched);
+  std::vector<std::pair<size_t, std::string>> top;
+  for (const auto& [why, n] : reasons) top.emplace_back(n, why);
+  std::sort(top.rbegin(), top.rend());
+  std::printf("most frequent refusals:");
+  for (size_t i = 0; i < top.size() && i < 12; ++i) std::printf(" %s %zu;", top[i].second.c_str(), top[i].first);
+  std::printf("\n");
+  EXPECT_GT(imported, 0u);
+}
 
 }  // namespace
 }  // namespace nnfab
