@@ -7,6 +7,9 @@
 #include <cstring>
 
 namespace nnfab::onnx_import {
+namespace {
+constexpr const char* kNotSupported = "this operator is not supported by the nnfab ONNX importer (docs/onnx.md lists what is)";
+}  // namespace
 
 Subgraph& Converter::subgraph(const Scope& scope) {
   return scope.subgraph == 0 ? model_->main : model_->referenced[scope.subgraph - 1];
@@ -141,12 +144,22 @@ OnnxDims Converter::inferredDims(const std::string& name) const {
   return it == info_.end() ? OnnxDims{} : it->second.second;
 }
 
-Status Converter::refuse(const onnx::NodeProto& node, const std::string& why) const {
+bool isMappedOperator(const std::string& op) {
+  static const std::set<std::string> kMapped = {
+      "If", "Loop", "Scan", "Add", "Sub", "Mul", "Div", "Neg", "Abs", "Relu", "Floor", "Ceil", "Max", "Min",
+      "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not", "And", "Or", "Xor", "Where", "Cast",
+      "Constant", "Identity", "Reshape", "Unsqueeze", "Squeeze", "Slice", "MatMul", "Gemm"};
+  return kMapped.count(op) != 0;
+}
+
+Status refuseNode(const onnx::NodeProto& node, const std::string& why) {
   std::string who = !node.name().empty()        ? "node '" + node.name() + "'"
                     : node.output_size() > 0 ? "the node computing '" + node.output(0) + "'"
                                              : std::string("a node");
   return invalidArgument(fmt::format("{} ({}): {}", who, node.op_type(), why));
 }
+
+Status Converter::refuse(const onnx::NodeProto& node, const std::string& why) const { return refuseNode(node, why); }
 
 const onnx::AttributeProto* Converter::attribute(const onnx::NodeProto& node, const char* name) const {
   for (const auto& a : node.attribute()) {
@@ -297,6 +310,7 @@ Status Converter::translateNode(Scope& scope, const onnx::NodeProto& node) {
   if (!node.domain().empty() && node.domain() != "ai.onnx") {
     return refuse(node, "operators of the domain '" + node.domain() + "' are not supported (only ai.onnx)");
   }
+  if (!isMappedOperator(node.op_type())) return refuse(node, kNotSupported);
   const std::string& op = node.op_type();
   if (op == "If") return mapIf(scope, node);
   if (op == "Loop") return mapLoop(scope, node);
@@ -307,7 +321,7 @@ Status Converter::translateNode(Scope& scope, const onnx::NodeProto& node) {
   handled = mapShapes(scope, node);
   if (!handled) return std::move(handled).takeStatus();
   if (*handled) return Status::ok();
-  return refuse(node, "this operator is not supported by the nnfab ONNX importer (docs/onnx.md lists what is)");
+  return refuse(node, kNotSupported);
 }
 
 }  // namespace nnfab::onnx_import

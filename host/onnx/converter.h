@@ -74,6 +74,11 @@ std::optional<int32_t> narrowInt64(int64_t v);
 std::optional<OperandType> operandTypeOf(int32_t onnxElemType);
 std::string onnxTypeName(int32_t onnxElemType);
 
+// The operators the converter maps (default domain).
+bool isMappedOperator(const std::string& opType);
+// "node 'name' (Op): why" (or "the node computing 'out' (Op): why"), INVALID_ARGUMENT.
+Status refuseNode(const onnx::NodeProto& node, const std::string& why);
+
 class Converter {
  public:
   Converter(Model* model, int64_t opset) : model_(model), opset_(opset) {}

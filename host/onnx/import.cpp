@@ -52,6 +52,26 @@ Status checkTensorsOnly(const onnx::GraphProto& g) {
   return Status::ok();
 }
 
+// Every node (in nested graphs too) is one the converter maps. Checked before
+// ONNX shape inference runs, which then only ever sees these operators: the
+// inference functions of others can crash on hostile attributes (seen:
+// LayerNormalization with a wild axis).
+Status checkOperators(const onnx::GraphProto& g) {
+  for (const auto& n : g.node()) {
+    if (!n.domain().empty() && n.domain() != "ai.onnx") {
+      return refuseNode(n, "operators of the domain '" + n.domain() + "' are not supported (only ai.onnx)");
+    }
+    if (!isMappedOperator(n.op_type())) {
+      return refuseNode(n, "this operator is not supported by the nnfab ONNX importer (docs/onnx.md lists what is)");
+    }
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) if (Status s = checkOperators(a.g()); !s) return s;
+      for (const auto& sub : a.graphs()) if (Status s = checkOperators(sub); !s) return s;
+    }
+  }
+  return Status::ok();
+}
+
 Result<ImportedModel> convert(onnx::ModelProto& proto, ImportFailure* failure) {
   int64_t opset = -1;
   for (const auto& o : proto.opset_import()) {
@@ -67,6 +87,7 @@ Result<ImportedModel> convert(onnx::ModelProto& proto, ImportFailure* failure) {
   }
   if (proto.functions_size() > 0) return unsupported(invalidArgument("model-local functions are not supported"));
   if (Status s = checkTensorsOnly(proto.graph()); !s) return unsupported(std::move(s));
+  if (Status s = checkOperators(proto.graph()); !s) return unsupported(std::move(s));
   try {
     onnx::shape_inference::InferShapes(proto);
   } catch (const std::exception& e) {
