@@ -59,7 +59,6 @@ Status Converter::mapIntDiv(Scope& scope, const onnx::NodeProto& node, const Val
   const uint32_t fix = emit(scope, OT::LOGICAL_AND, {rem, differ}, T::TENSOR_BOOL8, nd);
   const uint32_t q1 = arith(scope, OT::ADD, q, int32s(scope, {1}), T::TENSOR_INT32, nd);
   const uint32_t out = emit(scope, OT::SELECT, {fix, q1, q}, T::TENSOR_INT32, nd);
-  (void)node;
   bind(scope, node.output(0), operandValue(out, T::TENSOR_INT32, dims));
   return Status::ok();
 }
