@@ -37,6 +37,10 @@ PACKAGES=(
   # expat and packs the emulation BITSTREAM with zip; XRT's hw_emu shim
   # unpacks it with unzip; the xrt-emu tests run under setsid (util-linux)
   libexpat1-dev zip unzip util-linux
+  # ONNX import (docs/onnx.md): the ONNX protobuf classes, checker and shape
+  # inference come from libonnx-dev (on protobuf 3.21, libprotobuf-dev); the
+  # backend node tests that the import is checked against from libonnx-testdata
+  libonnx-dev libprotobuf-dev libonnx-testdata
 )
 if [ "$WITH_PEERS" -eq 1 ]; then
   # bench/peers (opt-in): python3-onnx writes the ONNX Loop model; node and

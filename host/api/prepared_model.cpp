@@ -16,6 +16,7 @@ Result<ExecutionOptions> PreparedModel::optionsFor(const ExecuteRequest& request
   options.deadline = request.deadline;
   options.loopTimeout = std::min(request.loopTimeout, kLoopTimeoutMaximum);
   options.memoryLimitBytes = request.memoryLimitBytes;
+  options.trace = request.trace;
   options.client = client_->id();
   options.priority = priority_;
   options.cancel = std::move(cancel);

@@ -22,6 +22,7 @@ struct ExecuteRequest {
   // Per WHILE instance; negative is INVALID_ARGUMENT, above 15 s is clamped.
   std::chrono::nanoseconds loopTimeout = kLoopTimeoutDefault;
   uint64_t memoryLimitBytes = kExecutionMemoryLimitDefault;
+  TraceSink* trace = nullptr;  // ExecutionOptions::trace
 };
 
 class PreparedModel {

@@ -6,6 +6,7 @@
 
 #include "api/client.h"
 #include "api/prepared_model.h"
+#include "model/trace_sink.h"
 #include "runtime/plan.h"
 
 namespace nnfab {
@@ -25,7 +26,12 @@ ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inp
   api::PrepareRequest prepare;
   prepare.priority = options.priority;
   prepare.deadline = deadline;
+  const Clock::time_point prepareStart = Clock::now();
   auto prepared = client->prepare(device, model, prepare);
+  if (options.trace != nullptr) {
+    options.trace->span("prepare (validate, partition, compile)", "prepare", prepareStart, Clock::now(),
+                        {{"device", std::string(device.name())}});
+  }
   if (!prepared.isOk()) {
     ExecutionResult result;
     result.status = std::move(prepared).takeStatus();
@@ -50,7 +56,14 @@ ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inp
   request.deadline = deadline;
   request.loopTimeout = std::chrono::milliseconds(std::min<uint64_t>(options.loopTimeoutMs, 15000));
   request.memoryLimitBytes = options.memoryLimitBytes;
-  return prepared.value()->execute(inputs, request);
+  request.trace = options.trace;
+  const Clock::time_point executeStart = Clock::now();
+  ExecutionResult result = prepared.value()->execute(inputs, request);
+  if (options.trace != nullptr) {
+    options.trace->span("execute", "execute", executeStart, Clock::now(),
+                        {{"device", std::string(device.name())}, {"status", std::string(toString(result.status.code()))}});
+  }
+  return result;
 }
 
 }  // namespace nnfab

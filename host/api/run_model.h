@@ -30,6 +30,8 @@ struct RunOptions {
   // off the device.
   bool strictDevice = false;
   std::function<void(const std::string&)> onFallback;
+  // Non-null: spans for preparation, execution and what the host runs of it.
+  TraceSink* trace = nullptr;
 };
 
 ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inputs,

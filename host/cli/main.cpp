@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add(addDevicesCommand);
   add(addPartitionCommand);
   add(addDisasmCommand);
+  add(addImportCommand);
 #ifdef NNFAB_HAS_BENCH_COMMAND
   add(addBenchCommand);
 #endif

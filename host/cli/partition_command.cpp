@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/device_option.h"
 #include "cli/file_io.h"
+#include "cli/model_source.h"
 #include "model/json_io.h"
 #include "runtime/cpu_device.h"
 #include "runtime/device.h"
@@ -31,10 +32,11 @@ int partition(const PartitionArgs& args) {
   std::string error;
   const Device* device = resolveDevice(args.device, *allDevices().front(), &error);
   if (!device) return usageError(error);
-  const auto text = readFile(args.modelPath, &error);
-  if (!text) return usageError(error);
-  auto model = parseModel(*text);
-  if (!model.isOk()) return fail("model file " + args.modelPath + ": " + model.status().message());
+  // A .onnx model is imported first (docs/onnx.md).
+  LoadedModel loaded = loadModel(args.modelPath);
+  if (!loaded.usageError.empty()) return usageError(loaded.usageError);
+  if (!loaded.status.isOk()) return fail(loaded.status.message());
+  const Model* model = &loaded.model;
   if (Status status = validateModel(*model); !status.isOk()) {
     return fail("invalid model: " + status.message());
   }
@@ -59,7 +61,7 @@ std::function<int()> addPartitionCommand(CLI::App& app) {
   auto args = std::make_shared<PartitionArgs>();
   CLI::App* cmd = app.add_subcommand(
       "partition", "Print how a device splits a model between the fabric and the CPU");
-  cmd->add_option("model", args->modelPath, "Model file (JSON)")->required();
+  cmd->add_option("model", args->modelPath, "Model file (JSON, or .onnx: docs/onnx.md)")->required();
   cmd->add_option("--device", args->device,
                   "Device name (see 'nnfab devices'); default: the most hardware-like built");
   cmd->add_flag("--json", args->json,

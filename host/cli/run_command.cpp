@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/device_option.h"
 #include "cli/file_io.h"
+#include "cli/chrome_trace.h"
+#include "cli/model_source.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
 #ifdef NNFAB_HAS_SIM_DEVICE
@@ -30,6 +33,7 @@ struct RunArgs {
   int64_t loopTimeoutMs = 2000;
   int64_t memoryLimitMb = static_cast<int64_t>(kExecutionMemoryLimitDefault >> 20);
   std::string traceFile;
+  std::string profileFile;
   std::string xclbin;
   bool strictDevice = false;
 };
@@ -72,16 +76,21 @@ int run(const RunArgs& args) {
 #endif
   }
 
-  const auto modelText = readFile(args.modelPath, &error);
-  if (!modelText) return usageError(error);
+  if (!args.profileFile.empty() && !checkWritable(args.profileFile, &error)) return usageError("--profile: " + error);
+  ChromeTrace profile;
+  const Clock::time_point loadStart = Clock::now();
+  // A .onnx model is imported on the fly (docs/onnx.md).
+  LoadedModel loaded = loadModel(args.modelPath);
+  profile.span(isOnnxPath(args.modelPath) ? "read and import the ONNX model" : "read and parse the model", "prepare",
+               loadStart, Clock::now());
+  if (!loaded.usageError.empty()) return usageError(loaded.usageError);
   const auto inputsText = readFile(args.inputsPath, &error);
   if (!inputsText) return usageError(error);
-
-  auto model = parseModel(*modelText);
-  if (!model.isOk()) {
-    return printError(std::move(model).takeStatus().withContext("model file " + args.modelPath));
-  }
+  if (!loaded.status.isOk()) return printError(std::move(loaded.status));
+  const Model* model = &loaded.model;
+  const Clock::time_point inputsStart = Clock::now();
   auto inputs = parseInputs(*inputsText, *model);
+  profile.span("parse the inputs", "prepare", inputsStart, Clock::now());
   if (!inputs.isOk()) {
     return printError(std::move(inputs).takeStatus().withContext("inputs file " + args.inputsPath));
   }
@@ -97,7 +106,16 @@ int run(const RunArgs& args) {
   if (device->name() != "cpu") {
     options.onFallback = [](const std::string& what) { fmt::print(stderr, "nnfab: warning: {}\n", what); };
   }
-  return printResult(runModel(*model, *inputs, options));
+  if (!args.profileFile.empty()) options.trace = &profile;
+  const ExecutionResult result = runModel(*model, *inputs, options);
+  if (!args.profileFile.empty()) {
+    // Written whatever the status: a failed run's timeline shows where it failed.
+    std::ofstream out(args.profileFile, std::ios::binary | std::ios::trunc);
+    out << profile.json();
+    out.close();
+    if (!out) return usageError("--profile: writing " + args.profileFile + " failed");
+  }
+  return printResult(result);
 }
 
 }  // namespace
@@ -105,7 +123,7 @@ int run(const RunArgs& args) {
 std::function<int()> addRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run", "Run a model on a device and print the result JSON");
-  cmd->add_option("model", args->modelPath, "Model file (JSON, docs/file-formats.md)")->required();
+  cmd->add_option("model", args->modelPath, "Model file (JSON, docs/file-formats.md; or .onnx, docs/onnx.md)")->required();
   cmd->add_option("--inputs", args->inputsPath, "Inputs file (JSON)")->required();
   cmd->add_option("--device", args->device, "Device name (see 'nnfab devices'); default: the most hardware-like built");
   cmd->add_option("--priority", args->priority, "Execution priority: low, medium (default) or high")
@@ -125,6 +143,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_flag("--strict-device", args->strictDevice,
                 "Fail (INVALID_ARGUMENT) instead of running any operation off the fabric device: on the CPU or "
                 "as a host-interpreted IF/WHILE (see nnfab partition)");
+  cmd->add_option("--profile", args->profileFile,
+                  "Write a Chrome trace-event JSON timeline (Perfetto, chrome://tracing) of the run: preparation, "
+                  "every step with its device, every host-interpreted IF branch and WHILE iteration");
   cmd->add_option("--trace", args->traceFile, "Record an FST waveform of the RTL to this file (device sim only)");
   return [args] { return run(*args); };
 }

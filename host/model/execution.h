@@ -13,6 +13,8 @@
 
 namespace nnfab {
 
+class TraceSink;  // model/trace_sink.h
+
 using Clock = std::chrono::steady_clock;
 
 inline constexpr std::chrono::nanoseconds kLoopTimeoutDefault = std::chrono::seconds(2);
@@ -37,6 +39,9 @@ struct ExecutionOptions {
   Priority priority = Priority::MEDIUM;
   // Null: the execution cannot be cancelled.
   std::shared_ptr<CancelSignal> cancel;
+  // Non-null: the execution reports its steps, IF branches and WHILE
+  // iterations here (nnfab run --profile); not owned.
+  TraceSink* trace = nullptr;
 };
 
 inline bool isCancelled(const ExecutionOptions& options) {

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cpu/control_flow.h"
+#include "model/trace_sink.h"
 #include "runtime/cycle_bound.h"
 #include "runtime/partition.h"
 #include "runtime/step_model.h"
@@ -237,8 +238,10 @@ struct PlanExecutor::Activation {
     std::chrono::nanoseconds waitedBefore{0};
     uint64_t iterations = 0;
     bool inBody = false;
+    Clock::time_point iterationStart;  // profiling: cond + body of this iteration
   };
   std::optional<Loop> loop;
+  Clock::time_point started{};  // set when profiling: an IF branch's span
 };
 
 // The one controller of a plan: a loop over an explicit stack of activations,
@@ -266,6 +269,7 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
     }
     if (isCancelled(run.options)) return cancelledStatus(prepared.where());
     Status status;
+    const Clock::time_point stepStart = run.options.trace != nullptr ? Clock::now() : Clock::time_point{};
     switch (prepared.step->kind) {
       case StepKind::CPU:
         status = runCpu(prepared, top.frame, run);
@@ -278,10 +282,25 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
       case StepKind::IF: status = enterIf(prepared, stack, run); break;
       case StepKind::WHILE: status = enterWhile(prepared, stack, run); break;
     }
+    if (run.options.trace != nullptr && (prepared.step->kind == StepKind::CPU || prepared.step->kind == StepKind::FABRIC)) {
+      traceStep(prepared, stepStart, run);
+    }
     if (!status.isOk()) return status;
   }
   mainFrame = std::move(stack.front().frame);
   return Status::ok();
+}
+
+void PlanExecutor::traceStep(const PreparedStep& prepared, Clock::time_point start, Run& run) const {
+  const Step& step = *prepared.step;
+  std::string ops;
+  const Subgraph& sg = model().subgraph(step.subgraph);
+  for (uint32_t o : step.operations) {
+    if (!ops.empty()) ops.push_back(' ');
+    ops.append(nnfab::toString(sg.operations[o].type));
+  }
+  run.options.trace->span(prepared.where(), "step", start, Clock::now(),
+                          {{"runs_on", step.kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", ops}});
 }
 
 Status PlanExecutor::runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const {
@@ -377,6 +396,7 @@ Status PlanExecutor::enterIf(const PreparedStep& prepared, std::vector<Activatio
     inner[branch.inputIndexes[i]] = at.frame[op.inputs[control_flow::kIfFirstBranchInput + i]];
   }
   stack.push_back(Activation{taken, std::move(inner), 0, std::nullopt});  // `at` is stale from here
+  if (run.options.trace != nullptr) stack.back().started = Clock::now();
   return Status::ok();
 }
 
@@ -399,6 +419,7 @@ Status PlanExecutor::enterWhile(const PreparedStep& prepared, std::vector<Activa
   // at least two steps, each microseconds long, so one clock read (~26 ns)
   // per iteration is already amortised.
   loop.start = Clock::now();
+  loop.iterationStart = loop.start;
   loop.waitedBefore = run.waited;
   at.loop = std::move(loop);
   pushLoopPart(stack, step.children[0]);
@@ -421,6 +442,11 @@ Status PlanExecutor::returnTo(std::vector<Activation>& stack, Activation& finish
   const Subgraph& done = model().subgraph(finished.subgraph);
 
   if (step.kind == StepKind::IF) {
+    if (run.options.trace != nullptr) {
+      run.options.trace->span(fmt::format("IF: {} branch (subgraph {})", finished.subgraph == step.children[0] ? "then" : "else",
+                                          finished.subgraph),
+                              "if", finished.started, Clock::now(), {{"at", prepared.where()}});
+    }
     for (size_t i = 0; i < op.outputs.size(); ++i) {
       Value& produced = finished.frame[done.outputIndexes[i]];
       if (!produced.present) {
@@ -444,6 +470,12 @@ Status PlanExecutor::returnTo(std::vector<Activation>& stack, Activation& finish
       }
       loop.values[j] = std::move(produced);
     }
+    if (run.options.trace != nullptr) {
+      const Clock::time_point now = Clock::now();
+      run.options.trace->span(fmt::format("WHILE iteration {}", loop.iterations), "while", loop.iterationStart, now,
+                              {{"at", prepared.where()}});
+      loop.iterationStart = now;
+    }
     ++loop.iterations;
     loop.inBody = false;
     pushLoopPart(stack, step.children[0]);
@@ -455,6 +487,10 @@ Status PlanExecutor::returnTo(std::vector<Activation>& stack, Activation& finish
       decision.present ? control_flow::condition(decision.bytes->data(), decision.bytes->size()) : std::nullopt;
   if (!condition) return control_flow::noCondition().withContext(prepared.where());
   if (!*condition) {
+    if (run.options.trace != nullptr) {
+      run.options.trace->span(fmt::format("WHILE ({} iterations)", loop.iterations), "while", loop.start, Clock::now(),
+                              {{"at", prepared.where()}, {"iterations", std::to_string(loop.iterations)}});
+    }
     for (size_t i = 0; i < op.outputs.size(); ++i) parent.frame[op.outputs[i]] = std::move(loop.values[i]);
     parent.loop.reset();
     ++parent.next;

@@ -73,6 +73,8 @@ class PlanExecutor {
   Status runPlan(Frame& mainFrame, Run& run) const;
   Status runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const;
   Status runFabric(const PreparedStep& prepared, Frame& frame, Run& run) const;
+  // Profiling (ExecutionOptions::trace): the span of a CPU or FABRIC step.
+  void traceStep(const PreparedStep& prepared, Clock::time_point start, Run& run) const;
   // Interpreted IF/WHILE: push the branch (or the cond) on the stack, or run
   // the operation whole on the CPU when a value it reads is missing.
   Status enterIf(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const;

@@ -39,6 +39,12 @@ constexpr std::array kCastIdentityTypes = {T::TENSOR_BOOL8, T::TENSOR_QUANT16_AS
 constexpr std::array kReshapeTypes = {T::TENSOR_FLOAT32, T::TENSOR_FLOAT16, T::TENSOR_QUANT8_ASYMM,
                                       T::TENSOR_QUANT8_ASYMM_SIGNED};
 constexpr std::array kFullyConnectedTypes = kReshapeTypes;
+// SLICE (1.2; the signed 8-bit variant 1.3).
+constexpr std::array kSliceTypes = {T::TENSOR_FLOAT32, T::TENSOR_FLOAT16, T::TENSOR_INT32,
+                                    T::TENSOR_QUANT8_ASYMM, T::TENSOR_QUANT8_ASYMM_SIGNED};
+// FLOOR: floats only; RELU: floats and 8-bit quantized.
+constexpr std::array kFloorTypes = {T::TENSOR_FLOAT32, T::TENSOR_FLOAT16};
+constexpr std::array kReluTypes = kReshapeTypes;
 
 // The broadcast arithmetic ops and RESHAPE reject a known rank above 4.
 constexpr size_t kMaxRank = 4;
@@ -254,6 +260,23 @@ Status validateFullyConnected(const OperationView& op) {
   return validateFullyConnectedShapes(op);
 }
 
+// SLICE: {T, TENSOR_INT32 begin, TENSOR_INT32 size} -> {T}.
+Status validateSlice(const OperationView& op) {
+  if (Status s = checkCounts(op, 3, 1); !s) return s;
+  if (Status s = checkVariantType(op, 0, kSliceTypes); !s) return s;
+  if (Status s = checkRankAtMost4(op, 0); !s) return s;
+  const OperandType t = op.input(0).type;
+  const std::array inputs = {t, T::TENSOR_INT32, T::TENSOR_INT32};
+  const std::array outputs = {t};
+  return checkTypes(op, inputs, outputs);
+}
+
+// FLOOR, RELU: {T} -> {T}, rank at most 4.
+Status validateUnaryFloat(const OperationView& op, TypeList allowed) {
+  if (Status s = validateSameType(op, 1, allowed); !s) return s;
+  return checkRankAtMost4(op, 0);
+}
+
 }  // namespace
 
 Status validateOperationSignature(const OperationView& op) {
@@ -289,6 +312,12 @@ Status validateOperationSignature(const OperationView& op) {
       return validateReshape(op);
     case OperationType::FULLY_CONNECTED:
       return validateFullyConnected(op);
+    case OperationType::SLICE:
+      return validateSlice(op);
+    case OperationType::FLOOR:
+      return validateUnaryFloat(op, kFloorTypes);
+    case OperationType::RELU:
+      return validateUnaryFloat(op, kReluTypes);
     default:
       // Not one of nnfab's operations: the generic checks are all that apply
       // here; whether a device runs it is decided when partitioning.

@@ -337,3 +337,30 @@ TEST(ValidateSignatures, FullyConnectedShapes) {
 
 }  // namespace
 }  // namespace nnfab::test
+
+namespace nnfab::test {
+namespace {
+
+TEST(ValidateSignatures, SliceFloorRelu) {
+  auto slice = [](T data, T begin) {
+    return singleOp(Op::SLICE, {tensor(data, {4}), tensor(begin, {1}), tensor(T::TENSOR_INT32, {1})},
+                    {tensor(data, {2})});
+  };
+  EXPECT_TRUE(isValid(slice(T::TENSOR_FLOAT32, T::TENSOR_INT32)));
+  EXPECT_TRUE(isValid(slice(T::TENSOR_INT32, T::TENSOR_INT32)));
+  EXPECT_TRUE(isInvalid(slice(T::TENSOR_BOOL8, T::TENSOR_INT32), {"operation 0 (SLICE)", "unsupported type"}));
+  EXPECT_TRUE(isInvalid(slice(T::TENSOR_FLOAT32, T::TENSOR_FLOAT32),
+                        {"input 1", "type TENSOR_FLOAT32, expected TENSOR_INT32"}));
+  for (Op op : {Op::FLOOR, Op::RELU}) {
+    SCOPED_TRACE(toString(op));
+    EXPECT_TRUE(isValid(singleOp(op, {tensor(T::TENSOR_FLOAT32, {2})}, {tensor(T::TENSOR_FLOAT32, {2})})));
+    EXPECT_TRUE(isInvalid(singleOp(op, {tensor(T::TENSOR_INT32, {2})}, {tensor(T::TENSOR_INT32, {2})}),
+                          {"unsupported type"}));
+    EXPECT_TRUE(isInvalid(
+        singleOp(op, {tensor(T::TENSOR_FLOAT32, {1, 1, 1, 1, 2})}, {tensor(T::TENSOR_FLOAT32, {1, 1, 1, 1, 2})}),
+        {"rank 5 exceeds 4"}));
+  }
+}
+
+}  // namespace
+}  // namespace nnfab::test

@@ -96,6 +96,10 @@ Status prepareCast(std::span<const TensorArg> inputs, std::span<OutputShape> out
                    std::unique_ptr<PreparedKernel>* kernel);
 Status prepareReshape(std::span<const TensorArg> inputs, std::span<OutputShape> outputs,
                       std::unique_ptr<PreparedKernel>* kernel);
+Status prepareSlice(std::span<const TensorArg> inputs, std::span<OutputShape> outputs,
+                    std::unique_ptr<PreparedKernel>* kernel);
+Status prepareFloorRelu(OperationType type, std::span<const TensorArg> inputs,
+                        std::span<OutputShape> outputs, std::unique_ptr<PreparedKernel>* kernel);
 Status prepareFullyConnected(std::span<const TensorArg> inputs, std::span<OutputShape> outputs,
                              std::unique_ptr<PreparedKernel>* kernel);
 

@@ -125,6 +125,15 @@ bool isSupported(const Subgraph& subgraph, const Operation& operation, std::stri
       if (c.in(0) != T::TENSOR_FLOAT32) return c.unsupported(c.in(0));
       return c.input(1, T::TENSOR_FLOAT32) && c.input(2, T::TENSOR_FLOAT32) &&
              c.input(3, T::INT32) && c.output(T::TENSOR_FLOAT32);
+    case OperationType::SLICE:
+      if (!c.arity(3, 1)) return false;
+      if (!isFloatOrInt(c.in(0))) return c.unsupported(c.in(0));
+      return c.input(1, T::TENSOR_INT32) && c.input(2, T::TENSOR_INT32) && c.output(c.in(0));
+    case OperationType::FLOOR:
+    case OperationType::RELU:
+      if (!c.arity(1, 1)) return false;
+      if (c.in(0) != T::TENSOR_FLOAT32) return c.unsupported(c.in(0));
+      return c.output(T::TENSOR_FLOAT32);
     case OperationType::IF:
     case OperationType::WHILE:
       return c.fail(opName(operation.type) +
@@ -167,6 +176,11 @@ Status prepareKernel(OperationType type, std::span<const TensorArg> inputs,
       return prepareReshape(inputs, outputs, kernel);
     case OperationType::FULLY_CONNECTED:
       return prepareFullyConnected(inputs, outputs, kernel);
+    case OperationType::SLICE:
+      return prepareSlice(inputs, outputs, kernel);
+    case OperationType::FLOOR:
+    case OperationType::RELU:
+      return prepareFloorRelu(type, inputs, outputs, kernel);
     default:
       return generalFailure(opName(type) + " has no CPU kernel");
   }
@@ -183,6 +197,8 @@ bool isParameterInput(OperationType type, size_t inputIndex) {
       return inputIndex == 3;  // fused activation
     case OperationType::RESHAPE:
       return inputIndex == 1;  // target shape
+    case OperationType::SLICE:
+      return inputIndex == 1 || inputIndex == 2;  // begin, size
     default:
       return false;
   }

@@ -1,0 +1,114 @@
+// The execution timeline (ExecutionOptions::trace, `nnfab run --profile`):
+// a host-interpreted WHILE reports every iteration, and every step its
+// device; no sink, no events.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "api/run_model.h"
+#include "backends/hls_backend.h"
+#include "model/trace_sink.h"
+#include "runtime/device.h"
+#include "runtime/fabric_device.h"
+#include "runtime/runtime_models.h"
+#include "support/loop_models.h"
+#include "support/model_builder.h"
+#include "support/run_on.h"
+
+namespace nnfab {
+namespace {
+
+struct Recorded {
+  std::string name, category;
+  TraceArgs args;
+  Clock::time_point start, end;
+};
+
+class RecordingSink final : public TraceSink {
+ public:
+  void span(std::string_view name, std::string_view category, Clock::time_point start, Clock::time_point end,
+            TraceArgs args) override {
+    events.push_back({std::string(name), std::string(category), std::move(args), start, end});
+  }
+  size_t count(const std::string& category) const {
+    size_t n = 0;
+    for (const auto& e : events) n += e.category == category;
+    return n;
+  }
+  std::vector<Recorded> events;
+};
+
+std::string arg(const Recorded& e, const std::string& key) {
+  for (const auto& [k, v] : e.args) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+TEST(Profile, InterpretedWhileReportsEveryIterationAndStep) {
+  // An hls device of the tests' own, whose plan interprets the mixed loop
+  // (as test_fabric_device checks): the registered hls finds the hand-offs
+  // not worth it and runs the loop whole on the CPU.
+  FabricDevice hls("observed", "hls for tests", isa::kNOMINAL_CLOCK_MHZ,
+                            [] { return std::make_unique<backends::HlsBackend>(backends::HlsBackendOptions{}); });
+  const runtime::Plan plan = hls.partition(testing::mixedLoop());
+  ASSERT_EQ(plan.main().steps.size(), 1u);
+  ASSERT_EQ(plan.main().steps[0].kind, runtime::StepKind::WHILE);
+  RecordingSink sink;
+  ExecutionOptions options;
+  options.trace = &sink;
+  const ExecutionResult r =
+      testing::runOn(hls, testing::mixedLoop(), {testing::int32s({1}, {6}), testing::floats({2}, {1, 2})}, options);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  // Six iterations, each one span, inside one WHILE span.
+  std::vector<std::string> iterations;
+  for (const auto& e : sink.events) {
+    EXPECT_LE(e.start, e.end);
+    if (e.category == "while" && e.name.rfind("WHILE iteration", 0) == 0) iterations.push_back(e.name);
+  }
+  EXPECT_EQ(iterations, (std::vector<std::string>{"WHILE iteration 0", "WHILE iteration 1", "WHILE iteration 2",
+                                                  "WHILE iteration 3", "WHILE iteration 4", "WHILE iteration 5"}));
+  EXPECT_EQ(sink.count("while"), 7u);  // the iterations and the whole loop
+  // Steps: seven conditions and six bodies; fabric steps (LESS, ADD) and the CPU's MUL.
+  std::map<std::string, size_t> runsOn;
+  for (const auto& e : sink.events) {
+    if (e.category == "step") ++runsOn[arg(e, "runs_on")];
+  }
+  EXPECT_GT(runsOn["fabric"], 0u);
+  EXPECT_GT(runsOn["cpu"], 0u);
+  EXPECT_EQ(runsOn["fabric"] + runsOn["cpu"], 7u + 6u * 2u);  // cond: LESS; body: ADD (fabric), MUL (cpu)
+}
+
+TEST(Profile, RunModelReportsPreparationAndExecution) {
+  RecordingSink sink;
+  RunOptions options;
+  options.device = findDevice("hls");
+  options.trace = &sink;
+  const ExecutionResult r =
+      runModel(testing::counterLoop(), {testing::int32s({1}, {5})}, options);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  EXPECT_EQ(sink.count("prepare"), 1u);
+  ASSERT_EQ(sink.count("execute"), 1u);
+  for (const auto& e : sink.events) {
+    if (e.category == "execute") {
+      EXPECT_EQ(arg(e, "device"), "hls");
+      EXPECT_EQ(arg(e, "status"), "NO_ERROR");
+    }
+  }
+  EXPECT_GE(sink.count("step"), 1u);  // the WHILE whole on the fabric: one step
+}
+
+TEST(Profile, WholeModelOnTheCpuIsOneExecution) {
+  RecordingSink sink;
+  RunOptions options;
+  options.device = findDevice("cpu");
+  options.trace = &sink;
+  const ExecutionResult r =
+      runModel(testing::mixedLoop(), {testing::int32s({1}, {3}), testing::floats({2}, {1, 2})}, options);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  EXPECT_EQ(sink.count("execute"), 1u);
+  EXPECT_EQ(sink.count("while"), 0u);  // the CPU executor runs the WHILE inside its one call
+}
+
+}  // namespace
+}  // namespace nnfab
