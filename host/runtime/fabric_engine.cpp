@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <thread>
 
 #include "fabric/core_status.h"
 #include "fabric/device_memory.h"
@@ -47,6 +48,29 @@ bool isProgramFailure(uint32_t coreStatus) {
 }
 
 StepRun finalStatus(Status status) { return StepRun{std::move(status), false}; }
+
+// The core's own watchdogs count cycles at the device's clock. On a card
+// cycles are wall time, but a model of the card (hls) can run its cycles
+// faster than real time (a FLOAT32 tensor instruction is modelled at tens of
+// cycles and computed in far less): it would report a loop timeout or a
+// missed deadline before the time the client set has passed. The result is
+// the card's; the moment is not. So a device-side timeout is reported no
+// earlier than its wall-clock moment: the loop's (from the step's start,
+// which no loop of the step precedes) or the deadline. On a card and on sim
+// (slower than real time) that moment has passed and nothing waits.
+void waitOutDeviceTimeout(uint32_t coreStatus, Clock::time_point stepStart, std::chrono::nanoseconds loopTimeout,
+                          const ExecutionOptions& options) {
+  std::optional<Clock::time_point> until;
+  if (coreStatus == isa::kStatusLOOP_TIMEOUT) until = stepStart + loopTimeout;
+  if (coreStatus == isa::kStatusEXEC_TIMEOUT || (until && options.deadline && *options.deadline < *until)) {
+    until = options.deadline;
+  }
+  if (!until) return;
+  // In slices, so that a cancellation is not held up by a 15 s loop timeout.
+  while (Clock::now() < *until && !isCancelled(options)) {
+    std::this_thread::sleep_for(std::min<Clock::duration>(*until - Clock::now(), std::chrono::milliseconds(1)));
+  }
+}
 StepRun cpuMayRetry(Status status) { return StepRun{std::move(status), true}; }
 
 }  // namespace
@@ -103,6 +127,9 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   limits.preemptRequested = [this, &ticket] { return scheduler_.shouldYield(ticket); };
 
   bool resumed = false;
+  const Clock::time_point stepStart = Clock::now();
+  std::optional<Status> deviceTimeout;  // the core's own watchdog stopped the step
+  uint32_t deviceTimeoutStatus = 0;
   std::chrono::nanoseconds waited{0};
   // Every way out reports the time spent waiting for the core.
   auto done = [&waited](StepRun run) {
@@ -145,6 +172,12 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
       return done(deviceFault(*device, status, false));
     }
     if (!report->status.isOk()) {
+      if (isMissedDeadline(report->status) && (report->coreStatus == isa::kStatusLOOP_TIMEOUT ||
+                                               report->coreStatus == isa::kStatusEXEC_TIMEOUT)) {
+        deviceTimeout = std::move(report->status);
+        deviceTimeoutStatus = report->coreStatus;
+        break;  // give the core up before waiting (Hold)
+      }
       if (isMissedDeadline(report->status)) return done(finalStatus(std::move(report->status)));
       if (isProgramFailure(report->coreStatus)) return done(cpuMayRetry(std::move(report->status)));
       return done(deviceFault(*device, report->status, report->coreStatus == isa::kStatusIDLE));
@@ -163,6 +196,10 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
                               false));
     }
     break;
+  }
+  if (deviceTimeout) {
+    waitOutDeviceTimeout(deviceTimeoutStatus, stepStart, limits.loopTimeout, options);
+    return done(finalStatus(std::move(*deviceTimeout)));
   }
 
   auto values = loaded->outputs();
