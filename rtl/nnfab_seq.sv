@@ -6,8 +6,14 @@
 // the tensor unit), the counters, and the stop (context save, draining posted
 // writes, STATUS/HALT_PC/FAULT_INFO).
 //
-// Fetch: the program memory is addressed with the pc the next cycle will
-// execute (pc_d), so a taken branch costs no bubble.
+// Pipeline (docs/rtl.md "Sequencer pipeline"): the instruction that
+// executes is held decoded in a register (d_word and its precomputed flags).
+// While it executes, the program memory already holds both of its possible
+// successors (port A the fall-through, port B the branch target, fetched the
+// cycle before from the registered pc and the registered target); the branch
+// decision only selects one of them into the decode register, so a taken
+// branch costs no bubble and no path runs from the program memory through
+// execute.
 `include "nnfab_isa.svh"
 
 module nnfab_seq (
@@ -42,8 +48,11 @@ module nnfab_seq (
     input  logic          load_done,
     input  logic          load_error,
     input  logic [31:0]   load_error_addr,
-    output logic [12:0]   fetch_pc,
-    input  logic [63:0]   insn,
+    output logic          fetch_en,
+    output logic [12:0]   fetch_a,
+    output logic [12:0]   fetch_b,
+    input  logic [63:0]   insn_a,
+    input  logic [63:0]   insn_b,
     // data port
     output logic          rd_valid,
     output logic [63:0]   rd_addr,
@@ -88,6 +97,7 @@ module nnfab_seq (
     S_CTX_CHECK,
     S_LOAD,
     S_PRIME,
+    S_PRIME2,
     S_RUN,
     S_LOAD_WAIT,
     S_DIV,
@@ -127,14 +137,25 @@ module nnfab_seq (
   logic [4:0] ld_rd;
 
   // ------------------------------------------------------------ decode
+  // The executing instruction (d_word) and what decode precomputed for it a
+  // cycle early: legality, the pc range check, and one-hot flags for the
+  // loads/stores and the branch kinds.
+  logic [63:0] d_word;
+  logic d_legal, d_pc_out;
+  logic [11:0] d_flags;
   logic [2:0] cls;
   logic [4:0] fn, rd, ra, rb, rc;
   logic [1:0] ty;
   logic backedge, legal;
   logic [31:0] imm, va, vb, vc, alu_y;
+  logic d_ld, d_st, d_word_acc, d_jmp, d_bnz, d_bz;
+  logic [5:0] d_cmp;  // EQ, NE, LT, LE, GT, GE
+  assign {d_cmp, d_bz, d_bnz, d_jmp, d_word_acc, d_st, d_ld} = d_flags;
+  assign legal = d_legal;
 
+  logic dec_legal_unused;
   nnfab_decoder u_dec (
-      .insn(insn),
+      .insn(d_word),
       .cls(cls),
       .fn(fn),
       .rd(rd),
@@ -144,8 +165,69 @@ module nnfab_seq (
       .ty(ty),
       .backedge(backedge),
       .imm(imm),
-      .legal(legal)
+      .legal(dec_legal_unused)
   );
+
+  // The flags of a fetched word, registered with it.
+  function automatic [11:0] flags_of(input [7:0] w);  // the opcode byte
+    logic [2:0] c;
+    logic [4:0] f;
+    logic ctrl;
+    c = w[7:5];
+    f = w[4:0];
+    ctrl = c == NNFAB_CLASS_CTRL;
+    flags_of[0] = ctrl && (f == NNFAB_OP_LDW || f == NNFAB_OP_LDB);
+    flags_of[1] = ctrl && (f == NNFAB_OP_STW || f == NNFAB_OP_STB);
+    flags_of[2] = f == NNFAB_OP_LDW || f == NNFAB_OP_STW;
+    flags_of[3] = ctrl && f == NNFAB_OP_JMP;
+    flags_of[4] = ctrl && f == NNFAB_OP_BNZ;
+    flags_of[5] = ctrl && f == NNFAB_OP_BZ;
+    flags_of[6] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_EQ;
+    flags_of[7] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_NE;
+    flags_of[8] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_LT;
+    flags_of[9] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_LE;
+    flags_of[10] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GT;
+    flags_of[11] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GE;
+  endfunction
+
+  // The legality rules on both fetched successors, before the branch decision.
+  logic legal_a, legal_b;
+  logic [2:0] unused_cls_a, unused_cls_b;
+  logic [4:0] unused_fn_a, unused_rd_a, unused_ra_a, unused_rb_a, unused_rc_a;
+  logic [4:0] unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b;
+  logic [1:0] unused_ty_a, unused_ty_b;
+  logic unused_be_a, unused_be_b;
+  logic [31:0] imm_a, imm_b;
+  nnfab_decoder u_dec_a (
+      .insn(insn_a),
+      .cls(unused_cls_a),
+      .fn(unused_fn_a),
+      .rd(unused_rd_a),
+      .ra(unused_ra_a),
+      .rb(unused_rb_a),
+      .rc(unused_rc_a),
+      .ty(unused_ty_a),
+      .backedge(unused_be_a),
+      .imm(imm_a),
+      .legal(legal_a)
+  );
+  nnfab_decoder u_dec_b (
+      .insn(insn_b),
+      .cls(unused_cls_b),
+      .fn(unused_fn_b),
+      .rd(unused_rd_b),
+      .ra(unused_ra_b),
+      .rb(unused_rb_b),
+      .rc(unused_rc_b),
+      .ty(unused_ty_b),
+      .backedge(unused_be_b),
+      .imm(imm_b),
+      .legal(legal_b)
+  );
+  logic unused_dec;
+  assign unused_dec = &{1'b0, dec_legal_unused, unused_cls_a, unused_cls_b, unused_fn_a, unused_rd_a, unused_ra_a,
+                        unused_rb_a, unused_rc_a, unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b,
+                        unused_ty_a, unused_ty_b, unused_be_a, unused_be_b, imm_a[31:13], imm_b[31:13]};
 
   logic rf_clear, rf_we0, rf_we1, rf_bulk_we, rf_bulk_half;
   logic [4:0] rf_wa0, rf_wa1;
@@ -236,18 +318,19 @@ module nnfab_seq (
   logic exec_on, loop_on, slice_on;  // budget != 0 / limit != 0
   logic exec_ge0, exec_ge1, loop_gt0, loop_gt1, slice_ge0, slice_ge1, step_cycle, step_retire, loop_rearmed;
   logic loop_expired, exec_expired, slice_end, pc_out;
+  logic [31:0] instructions_m1;  // pc + 1 >= instructions as pc >= instructions - 1 (instructions >= 1)
   assign exec_expired = exec_on && (step_cycle ? exec_ge1 : exec_ge0);
   assign loop_expired = wd_armed && loop_on && !loop_rearmed && (step_cycle ? loop_gt1 : loop_gt0);
   assign slice_end = slice_on && (step_retire ? slice_ge1 : slice_ge0);
-  assign pc_out = pc >= instructions;
+  assign pc_out = d_pc_out;
 
   // ------------------------------------------------------ load/store
   logic is_ld, is_st, is_word, mem_ok;
   logic [31:0] offset;
   logic [63:0] abs_addr;
-  assign is_ld = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_LDW || fn == NNFAB_OP_LDB);
-  assign is_st = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_STW || fn == NNFAB_OP_STB);
-  assign is_word = fn == NNFAB_OP_LDW || fn == NNFAB_OP_STW;
+  assign is_ld = d_ld;
+  assign is_st = d_st;
+  assign is_word = d_word_acc;
   assign offset = va + imm;  // FAULT_INFO (the check below uses 35 bits)
   // In the region when offset + bytes <= DATA_SIZE, i.e. when
   // (DATA_SIZE - bytes + 2) + ~ra + ~imm >= 0 in 35 bits: the three terms
@@ -273,17 +356,42 @@ module nnfab_seq (
   assign unused_sum = &{1'b0, room_sum[33:0]};
 
   // ------------------------------------------------------ branches
-  logic taken;
+  // Its own comparator (not the ALU's result mux) and the registered one-hot
+  // kind: register file -> compare -> one LUT level.
+  logic taken, br_eq, br_lt, br_gt, va_zero;
+  logic signed [31:0] sva, svb;
+  assign sva = va;
+  assign svb = vb;
+  assign br_eq = va == vb;
+  assign br_lt = sva < svb;
+  assign br_gt = svb < sva;
+  assign va_zero = va == 32'd0;
+  assign taken = d_jmp || (d_bnz && !va_zero) || (d_bz && va_zero) || (d_cmp[0] && br_eq) || (d_cmp[1] && !br_eq) ||
+      (d_cmp[2] && br_lt) || (d_cmp[3] && !br_gt) || (d_cmp[4] && br_gt) || (d_cmp[5] && !br_lt);
+
+  // ------------------------------------------------------ fetch
+  // When the instruction advances, the decode register takes the fetched
+  // successor the branch chose, and the memory is addressed with that
+  // successor's own two successors: pc + 2 or target + 1 (fall-through) and
+  // the target field of the chosen word. A stalled instruction keeps the
+  // memory's outputs (read enable low).
+  logic advance, sel_b;
+  logic [12:0] imm_p1, pc_p2, pc_p1;
+  assign sel_b = taken && state == S_RUN;
+  assign imm_p1 = imm[12:0] + 13'd1;
+  assign pc_p1 = pc[12:0] + 13'd1;
+  assign pc_p2 = pc[12:0] + 13'd2;
+  assign fetch_en = advance || state == S_PRIME || state == S_PRIME2;
   always_comb begin
-    taken = 1'b0;
-    if (cls == NNFAB_CLASS_BRCMP) taken = alu_y[0];
-    else if (cls == NNFAB_CLASS_CTRL) begin
-      case (fn)
-        NNFAB_OP_JMP: taken = 1'b1;
-        NNFAB_OP_BNZ: taken = va != 32'd0;
-        NNFAB_OP_BZ: taken = va == 32'd0;
-        default: taken = 1'b0;
-      endcase
+    if (state == S_PRIME) begin
+      fetch_a = pc[12:0];
+      fetch_b = pc[12:0];
+    end else if (state == S_PRIME2) begin
+      fetch_a = pc_p1;
+      fetch_b = imm_a[12:0];
+    end else begin
+      fetch_a = sel_b ? imm_p1 : pc_p2;
+      fetch_b = sel_b ? imm_b[12:0] : imm_a[12:0];
     end
   end
 
@@ -316,9 +424,9 @@ module nnfab_seq (
   state_t state_d;
   logic [31:0] pc_d;
   logic retire, count_cycle, stop, stop_save;
+  assign advance = retire;
   logic [31:0] stop_status_d, stop_pc_d, stop_info_d;
 
-  assign fetch_pc = pc_d[12:0];
   assign core_idle = state == S_IDLE;
   assign watchdog_state = {wd_armed, wd_arms};
   assign t_fn = fn;
@@ -435,7 +543,8 @@ module nnfab_seq (
           end
         end
       end
-      S_PRIME: state_d = S_RUN;
+      S_PRIME: state_d = S_PRIME2;
+      S_PRIME2: state_d = S_RUN;
       S_RUN: begin
         if (bus_error) begin
           state_d = S_ABORT;
@@ -460,7 +569,7 @@ module nnfab_seq (
         end else if (!legal) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ILLEGAL_INSTRUCTION;
-          stop_info_d = insn[31:0];
+          stop_info_d = d_word[31:0];
         end else if ((is_ld || is_st) && !mem_ok) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
@@ -614,6 +723,17 @@ module nnfab_seq (
     end else begin
       state <= state_d;
       pc <= pc_d;
+      if (state == S_PRIME2) begin
+        d_word <= insn_a;
+        d_legal <= legal_a;
+        d_flags <= flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
+        d_pc_out <= pc >= instructions;
+      end else if (advance) begin
+        d_word <= sel_b ? insn_b : insn_a;
+        d_legal <= sel_b ? legal_b : legal_a;
+        d_flags <= sel_b ? flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]) : flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
+        d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
+      end
       if (count_cycle) begin
         cycles <= inc64(cycles);
         loop_elapsed <= inc64(loop_elapsed);
@@ -665,6 +785,7 @@ module nnfab_seq (
           slice_on <= insn_limit != 32'd0;
           exec_budget_m1 <= dec64(exec_budget);
           insn_limit_m1 <= insn_limit - 32'd1;
+          instructions_m1 <= instructions - 32'd1;
           wd_armed <= 1'b0;
           wd_arms <= '0;
           loop_start <= '0;
