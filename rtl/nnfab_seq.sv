@@ -102,6 +102,7 @@ module nnfab_seq (
     S_LOAD_WAIT,
     S_DIV,
     S_TENSOR,
+    S_MEMFAULT,
     S_SAVE,
     S_DRAIN,
     S_ABORT,
@@ -116,7 +117,7 @@ module nnfab_seq (
   state_t state;
   // arguments latched at start
   logic [63:0] data_addr, ctx_addr, loop_budget, exec_budget;
-  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4 + 2, DATA_SIZE - 1 + 2 (signed)
+  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4, DATA_SIZE - 1 (signed)
   logic [29:0] data_addr_hi_p1;      // DATA_ADDR[63:34] + 1
   logic [31:0] data_size, insn_limit, instructions;
   logic resume;
@@ -135,6 +136,7 @@ module nnfab_seq (
   logic [5:0] ld_lane;
   logic ld_byte;
   logic [4:0] ld_rd;
+  logic mf_retired;
 
   // ------------------------------------------------------------ decode
   // The executing instruction (d_word) and what decode precomputed for it a
@@ -142,15 +144,16 @@ module nnfab_seq (
   // loads/stores and the branch kinds.
   logic [63:0] d_word;
   logic d_legal, d_pc_out;
-  logic [11:0] d_flags;
+  logic [14:0] d_flags;
   logic [2:0] cls;
   logic [4:0] fn, rd, ra, rb, rc;
   logic [1:0] ty;
   logic backedge, legal;
-  logic [31:0] imm, va, vb, vc, alu_y;
-  logic d_ld, d_st, d_word_acc, d_jmp, d_bnz, d_bz;
+  logic [31:0] imm, alu_y;
+  logic [31:0] va, vb, vc;  // the operands, read (and forwarded) a cycle ahead
+  logic d_ld, d_st, d_word_acc, d_jmp, d_bnz, d_bz, d_wr, d_li, d_swap;
   logic [5:0] d_cmp;  // EQ, NE, LT, LE, GT, GE
-  assign {d_cmp, d_bz, d_bnz, d_jmp, d_word_acc, d_st, d_ld} = d_flags;
+  assign {d_swap, d_li, d_wr, d_cmp, d_bz, d_bnz, d_jmp, d_word_acc, d_st, d_ld} = d_flags;
   assign legal = d_legal;
 
   logic dec_legal_unused;
@@ -169,7 +172,7 @@ module nnfab_seq (
   );
 
   // The flags of a fetched word, registered with it.
-  function automatic [11:0] flags_of(input [7:0] w);  // the opcode byte
+  function automatic [14:0] flags_of(input [7:0] w);  // the opcode byte
     logic [2:0] c;
     logic [4:0] f;
     logic ctrl;
@@ -188,6 +191,10 @@ module nnfab_seq (
     flags_of[9] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_LE;
     flags_of[10] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GT;
     flags_of[11] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GE;
+    // writes rd through write port 0 in its execute cycle
+    flags_of[12] = (c == NNFAB_CLASS_SALU && f != NNFAB_FN_DIV) || (ctrl && (f == NNFAB_OP_LI || f == NNFAB_OP_SWAP));
+    flags_of[13] = ctrl && f == NNFAB_OP_LI;
+    flags_of[14] = ctrl && f == NNFAB_OP_SWAP;
   endfunction
 
   // The legality rules on both fetched successors, before the branch decision.
@@ -224,25 +231,27 @@ module nnfab_seq (
       .imm(imm_b),
       .legal(legal_b)
   );
+  logic [14:0] flags_a, flags_b;
+  assign flags_a = flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
+  assign flags_b = flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]);
   logic unused_dec;
   assign unused_dec = &{1'b0, dec_legal_unused, unused_cls_a, unused_cls_b, unused_fn_a, unused_rd_a, unused_ra_a,
                         unused_rb_a, unused_rc_a, unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b,
-                        unused_ty_a, unused_ty_b, unused_be_a, unused_be_b, imm_a[31:13], imm_b[31:13]};
+                        unused_ty_a, unused_ty_b, unused_be_a, unused_be_b, insn_a[31:28], insn_b[31:28], rb, rc, d_k[33:32]};
 
   logic rf_clear, rf_we0, rf_we1, rf_bulk_we, rf_bulk_half;
   logic [4:0] rf_wa0, rf_wa1;
   logic [31:0] rf_wd0, rf_wd1;
   logic [1023:0] rf_all;
 
+  logic [95:0] rfv_a, rfv_b;
   nnfab_regfile u_rf (
       .clk(clk),
       .clear(rf_clear),
-      .ra(ra),
-      .rb(rb),
-      .rc(rc),
-      .a(va),
-      .b(vb),
-      .c(vc),
+      .ra_a(insn_a[NNFAB_F_RA_LSB+:15]),
+      .ra_b(insn_b[NNFAB_F_RA_LSB+:15]),
+      .v_a(rfv_a),
+      .v_b(rfv_b),
       .we0(rf_we0),
       .wa0(rf_wa0),
       .wd0(rf_wd0),
@@ -331,29 +340,24 @@ module nnfab_seq (
   assign is_ld = d_ld;
   assign is_st = d_st;
   assign is_word = d_word_acc;
-  assign offset = va + imm;  // FAULT_INFO (the check below uses 35 bits)
+  assign offset = va + imm;  // FAULT_INFO
   // In the region when offset + bytes <= DATA_SIZE, i.e. when
-  // (DATA_SIZE - bytes + 2) + ~ra + ~imm >= 0 in 35 bits: the three terms
-  // go through one carry-save level and one carry chain, not two chains in
-  // a row (docs/rtl.md "Timing"); the limits are registered at start.
-  logic [34:0] lim, csa_s, csa_c, room_sum, nva, nimm;
-  assign lim = is_word ? mem_lim_w : mem_lim_b;
-  assign nva = {3'b111, ~va};
-  assign nimm = {3'b111, ~imm};
-  assign csa_s = lim ^ nva ^ nimm;
-  assign csa_c = {(lim[33:0] & nva[33:0]) | (lim[33:0] & nimm[33:0]) | (nva[33:0] & nimm[33:0]), 1'b0};
-  assign room_sum = csa_s + csa_c;
-  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !room_sum[34];
-  // DATA_ADDR (64-byte aligned) + ra + imm: the low 34 bits through one
-  // carry-save level, the high 30 by carry select from a registered increment.
-  logic [33:0] addr_s, addr_c;
-  logic [34:0] addr_lo;
-  assign addr_s = data_addr[33:0] ^ {2'b00, va} ^ {2'b00, imm};
-  assign addr_c = {(data_addr[32:0] & {1'b0, va}) | (data_addr[32:0] & {1'b0, imm}) | ({1'b0, va} & {1'b0, imm}), 1'b0};
-  assign addr_lo = {1'b0, addr_s} + {1'b0, addr_c};
-  assign abs_addr = {addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
-  logic unused_sum;
-  assign unused_sum = &{1'b0, room_sum[33:0]};
+  // ra <= K = DATA_SIZE - bytes - imm (35-bit signed): decode computes K
+  // for both fetched candidates, so execute only compares ra with a
+  // register (docs/rtl.md "Sequencer pipeline"). K <= DATA_SIZE - 1 fits
+  // 32 bits when it is not negative.
+  logic [34:0] d_k, k_a, k_b;
+  assign k_a = (flags_a[2] ? mem_lim_w : mem_lim_b) - {3'd0, imm_a};
+  assign k_b = (flags_b[2] ? mem_lim_w : mem_lim_b) - {3'd0, imm_b};
+  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !d_k[34] && va <= d_k[31:0];
+  // DATA_ADDR (64-byte aligned) + ra + imm: decode adds imm to the low 34
+  // bits of DATA_ADDR, execute adds ra; the high 30 bits by carry select
+  // from a registered increment (the sum carries out at most once).
+  logic [34:0] d_base, base_a, base_b, addr_lo;
+  assign base_a = {1'b0, data_addr[33:0]} + {3'd0, imm_a};
+  assign base_b = {1'b0, data_addr[33:0]} + {3'd0, imm_b};
+  assign addr_lo = {1'b0, d_base[33:0]} + {3'd0, va};
+  assign abs_addr = {d_base[34] || addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
 
   // ------------------------------------------------------ branches
   // Its own comparator (not the ALU's result mux) and the registered one-hot
@@ -420,6 +424,39 @@ module nnfab_seq (
   logic [31:0] rf_dst;
   assign rf_dst = rf_all[{rd, 5'd0}+:32];
 
+  // ------------------------------------------------------ operands
+  // The operands of the next instruction are read while the current one
+  // executes, for both fetched candidates, and forwarded from what the
+  // current one writes this cycle. The forward ignores stops: an instruction
+  // that stops has no successor to read it. Write port 1 (SWAP's ra) wins
+  // over port 0 like in the register file.
+  logic [31:0] wd0_any, ld_data;
+  logic [4:0] fwd0_addr;
+  logic fwd0_en, fwd1_en;
+  assign ld_data = ld_byte ? {24'd0, r_data[{ld_lane, 3'd0}+:8]} : r_data[{ld_lane, 3'd0}+:32];
+  assign fwd0_en = (state == S_RUN && d_wr) || state == S_LOAD_WAIT || state == S_DIV;
+  assign fwd1_en = state == S_RUN && d_swap;
+  assign fwd0_addr = state == S_LOAD_WAIT ? ld_rd : rd;
+  always_comb begin
+    if (state == S_LOAD_WAIT) wd0_any = ld_data;
+    else if (state == S_DIV) wd0_any = div_q;
+    else if (d_li) wd0_any = imm;
+    else if (d_swap) wd0_any = va;
+    else wd0_any = alu_y;
+  end
+  logic [95:0] opnd_next;
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_opnd
+      logic [4:0] xa, xb;
+      logic use0, use1;
+      assign xa = insn_a[NNFAB_F_RA_LSB+5*p+:5];
+      assign xb = insn_b[NNFAB_F_RA_LSB+5*p+:5];
+      assign use0 = sel_b ? fwd0_en && fwd0_addr == xb && xb != 5'd0 : fwd0_en && fwd0_addr == xa && xa != 5'd0;
+      assign use1 = sel_b ? fwd1_en && ra == xb && xb != 5'd0 : fwd1_en && ra == xa && xa != 5'd0;
+      assign opnd_next[p*32+:32] = use1 ? rf_dst : use0 ? wd0_any : sel_b ? rfv_b[p*32+:32] : rfv_a[p*32+:32];
+    end
+  endgenerate
+
   // ------------------------------------------------------ next state
   state_t state_d;
   logic [31:0] pc_d;
@@ -467,7 +504,7 @@ module nnfab_seq (
     rf_clear = 1'b0;
     rf_we0 = 1'b0;
     rf_wa0 = rd;
-    rf_wd0 = alu_y;
+    rf_wd0 = wd0_any;
     rf_we1 = 1'b0;
     rf_wa1 = ra;
     rf_wd1 = rf_dst;
@@ -570,11 +607,11 @@ module nnfab_seq (
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ILLEGAL_INSTRUCTION;
           stop_info_d = d_word[31:0];
-        end else if ((is_ld || is_st) && !mem_ok) begin
-          stop = 1'b1;
-          stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
-          stop_info_d = offset;
         end else begin
+          // A load or store outside the region (mem_ok, the latest signal of
+          // this cycle) issues nothing and goes to S_MEMFAULT, which undoes
+          // the cycle and the retirement counted here: precise, as if it had
+          // stopped at this boundary (docs/rtl.md "Sequencer pipeline").
           count_cycle = 1'b1;
           case (cls)
             NNFAB_CLASS_SALU:
@@ -594,11 +631,13 @@ module nnfab_seq (
               if (is_ld) begin
                 // AXI orders nothing between reads and writes: a load waits
                 // until every posted store has been answered.
-                rd_valid = writes_idle;
+                rd_valid = writes_idle && mem_ok;
                 rd_addr = {abs_addr[63:6], 6'd0};
-                if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
+                if (!mem_ok) state_d = S_MEMFAULT;
+                else if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
               end else if (is_st) begin
-                sq_push = !sq_full;
+                sq_push = !sq_full && mem_ok;
+                if (!mem_ok) state_d = S_MEMFAULT;
                 sq_data = is_word ? {16{vb}} : {64{vb[7:0]}};
                 sq_strb = is_word ? (64'hF << abs_addr[5:0]) : (64'h1 << abs_addr[5:0]);
                 retire = !sq_full;
@@ -610,13 +649,9 @@ module nnfab_seq (
                     stop_status_d = imm == 32'd0 ? NNFAB_STATUS_DONE : NNFAB_STATUS_PROGRAM_ERROR;
                     stop_info_d = imm;
                   end
-                  NNFAB_OP_LI: begin
-                    rf_we0 = rd != 5'd0;
-                    rf_wd0 = imm;
-                  end
+                  NNFAB_OP_LI: rf_we0 = rd != 5'd0;
                   NNFAB_OP_SWAP: begin
                     rf_we0 = rd != 5'd0;
-                    rf_wd0 = va;
                     rf_we1 = ra != 5'd0;
                   end
                   default: ;
@@ -638,7 +673,6 @@ module nnfab_seq (
           end else begin
             rf_we0 = ld_rd != 5'd0;
             rf_wa0 = ld_rd;
-            rf_wd0 = ld_byte ? {24'd0, r_data[{ld_lane, 3'd0}+:8]} : r_data[{ld_lane, 3'd0}+:32];
             retire = 1'b1;
             pc_d = pc + 32'd1;
             state_d = S_RUN;
@@ -649,7 +683,6 @@ module nnfab_seq (
         count_cycle = 1'b1;
         if (div_done) begin
           rf_we0 = rd != 5'd0;
-          rf_wd0 = div_q;
           retire = 1'b1;
           pc_d = pc + 32'd1;
           state_d = S_RUN;
@@ -671,6 +704,14 @@ module nnfab_seq (
             state_d = S_RUN;
           end
         end
+      end
+      S_MEMFAULT: begin
+        // The load or store at stop_pc was outside the region (execute
+        // recorded its pc and offset).
+        stop = 1'b1;
+        stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
+        stop_pc_d = stop_pc;
+        stop_info_d = stop_info;
       end
       S_SAVE: begin
         sq_push = !sq_full && ctx_issued != 3'(CTX_BEATS);
@@ -723,16 +764,16 @@ module nnfab_seq (
     end else begin
       state <= state_d;
       pc <= pc_d;
-      if (state == S_PRIME2) begin
-        d_word <= insn_a;
-        d_legal <= legal_a;
-        d_flags <= flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
-        d_pc_out <= pc >= instructions;
-      end else if (advance) begin
+      if (state == S_PRIME2 || advance) begin
+        // (sel_b is low in S_PRIME2: candidate A is then the word at pc)
         d_word <= sel_b ? insn_b : insn_a;
         d_legal <= sel_b ? legal_b : legal_a;
-        d_flags <= sel_b ? flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]) : flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
-        d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
+        d_flags <= sel_b ? flags_b : flags_a;
+        d_k <= sel_b ? k_b : k_a;
+        d_base <= sel_b ? base_b : base_a;
+        {vc, vb, va} <= opnd_next;
+        if (state == S_PRIME2) d_pc_out <= pc >= instructions;
+        else d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
       end
       if (count_cycle) begin
         cycles <= inc64(cycles);
@@ -777,8 +818,8 @@ module nnfab_seq (
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
-          mem_lim_w <= {3'd0, data_size} - 35'd2;
-          mem_lim_b <= {3'd0, data_size} + 35'd1;
+          mem_lim_w <= {3'd0, data_size} - 35'd4;
+          mem_lim_b <= {3'd0, data_size} - 35'd1;
           data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
           exec_on <= exec_budget != 64'd0;
           loop_on <= loop_budget != 64'd0;
@@ -832,6 +873,10 @@ module nnfab_seq (
           ld_lane <= abs_addr[5:0];
           ld_byte <= !is_word;
           ld_rd <= rd;
+          // S_MEMFAULT's pc, offset and whether the cycle retired (a store)
+          stop_pc <= pc;
+          if ((is_ld || is_st) && !stop) stop_info <= offset;
+          mf_retired <= retire;
           if (bus_error) begin
             stop_status <= NNFAB_STATUS_BUS_ERROR;
             stop_pc <= pc;
@@ -843,6 +888,11 @@ module nnfab_seq (
           stop_pc <= pc;
         end else if (state == S_TENSOR && t_done && t_fault) begin
           cycles <= cycles_at_issue;  // a faulting instruction costs no cycles
+        end
+        S_MEMFAULT: begin
+          // The faulting instruction costs no cycle and does not retire.
+          cycles <= cycles_at_issue;
+          if (mf_retired) instret <= dec64(instret);
         end
         S_SAVE: if (sq_push) ctx_issued <= ctx_issued + 3'd1;
         S_DRAIN, S_ABORT:
