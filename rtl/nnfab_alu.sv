@@ -22,25 +22,30 @@ module nnfab_alu #(
 
   assign eq = a == b;
 
+  // The carry-chain and multiplier results (ADD, SUB, MUL, ABS, NEG) arrive
+  // last: they enter one AND-OR level at the output, selected by the decoded
+  // function, while everything else goes through the early mux (the
+  // sequencer forwards y in the same cycle, docs/rtl.md "Sequencer pipeline").
+  logic [W-1:0] early, late;
   generate
     if (W == 32) begin : g_int32
       logic signed [31:0] sa, sb;
-      logic [31:0] product, neg_a;
+      logic [31:0] product, neg_a, sum, diff;
       assign neg_a = 32'd0 - a;
+      assign sum = a + b;
+      assign diff = a - b;
       assign sa = a;
       assign sb = b;
       assign lt = sa < sb;
       assign gt = sb < sa;
       assign product = a * b;
+      assign late = ({32{fn == NNFAB_FN_ADD}} & sum) | ({32{fn == NNFAB_FN_SUB}} & diff) |
+          ({32{fn == NNFAB_FN_MUL}} & product) | ({32{fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31])}} & neg_a) |
+          ({32{fn == NNFAB_FN_ABS && !a[31]}} & a);
       always_comb begin
         case (fn)
-          NNFAB_FN_ADD: arith = a + b;
-          NNFAB_FN_SUB: arith = a - b;
-          NNFAB_FN_MUL: arith = product;
           NNFAB_FN_MAX: arith = lt ? b : a;
           NNFAB_FN_MIN: arith = gt ? b : a;
-          NNFAB_FN_ABS: arith = a[31] ? neg_a : a;
-          NNFAB_FN_NEG: arith = neg_a;
           default: arith = ZERO;
         endcase
       end
@@ -48,23 +53,25 @@ module nnfab_alu #(
       assign lt = a < b;
       assign gt = b < a;
       assign arith = ZERO;
+      assign late = ZERO;
     end
   endgenerate
 
   always_comb begin
     case (fn)
-      NNFAB_FN_EQ: y = eq ? ONE : ZERO;
-      NNFAB_FN_NE: y = eq ? ZERO : ONE;
-      NNFAB_FN_LT: y = lt ? ONE : ZERO;
-      NNFAB_FN_LE: y = gt ? ZERO : ONE;
-      NNFAB_FN_GT: y = gt ? ONE : ZERO;
-      NNFAB_FN_GE: y = lt ? ZERO : ONE;
-      NNFAB_FN_AND: y = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
-      NNFAB_FN_OR: y = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
-      NNFAB_FN_NOT: y = a == ZERO ? ONE : ZERO;
-      NNFAB_FN_SEL: y = (a != ZERO) ? b : c;
-      NNFAB_FN_MOV: y = a;
-      default: y = arith;
+      NNFAB_FN_EQ: early = eq ? ONE : ZERO;
+      NNFAB_FN_NE: early = eq ? ZERO : ONE;
+      NNFAB_FN_LT: early = lt ? ONE : ZERO;
+      NNFAB_FN_LE: early = gt ? ZERO : ONE;
+      NNFAB_FN_GT: early = gt ? ONE : ZERO;
+      NNFAB_FN_GE: early = lt ? ZERO : ONE;
+      NNFAB_FN_AND: early = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
+      NNFAB_FN_OR: early = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
+      NNFAB_FN_NOT: early = a == ZERO ? ONE : ZERO;
+      NNFAB_FN_SEL: early = (a != ZERO) ? b : c;
+      NNFAB_FN_MOV: early = a;
+      default: early = arith;
     endcase
   end
+  assign y = early | late;
 endmodule

@@ -131,6 +131,7 @@ module nnfab_seq (
   logic [31:0] stop_status, stop_pc, stop_info;
   // context I/O
   logic [2:0] ctx_issued, ctx_got;
+  logic ctx_borrow;
   logic [511:0] ctx_hdr;
   // load in flight
   logic [5:0] ld_lane;
@@ -172,6 +173,16 @@ module nnfab_seq (
   );
 
   // The flags of a fetched word, registered with it.
+  // sel_b ? b : a as AND-OR: Yosys' opt_share would otherwise move a $mux
+  // of two adders' results in front of one shared adder, putting the branch
+  // decision before a carry chain.
+  function automatic [34:0] pick35(input s, input [34:0] b, input [34:0] a);
+    pick35 = ({35{s}} & b) | ({35{!s}} & a);
+  endfunction
+  function automatic [31:0] pick32(input s, input [31:0] b, input [31:0] a);
+    pick32 = ({32{s}} & b) | ({32{!s}} & a);
+  endfunction
+
   function automatic [14:0] flags_of(input [7:0] w);  // the opcode byte
     logic [2:0] c;
     logic [4:0] f;
@@ -346,9 +357,13 @@ module nnfab_seq (
   // for both fetched candidates, so execute only compares ra with a
   // register (docs/rtl.md "Sequencer pipeline"). K <= DATA_SIZE - 1 fits
   // 32 bits when it is not negative.
-  logic [34:0] d_k, k_a, k_b;
-  assign k_a = (flags_a[2] ? mem_lim_w : mem_lim_b) - {3'd0, imm_a};
-  assign k_b = (flags_b[2] ? mem_lim_w : mem_lim_b) - {3'd0, imm_b};
+  logic [34:0] d_k, k_a, k_b, kw_a, kb_a, kw_b, kb_b;
+  assign kw_a = mem_lim_w - {3'd0, imm_a};
+  assign kb_a = mem_lim_b - {3'd0, imm_a};
+  assign kw_b = mem_lim_w - {3'd0, imm_b};
+  assign kb_b = mem_lim_b - {3'd0, imm_b};
+  assign k_a = flags_a[2] ? kw_a : kb_a;
+  assign k_b = flags_b[2] ? kw_b : kb_b;
   assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !d_k[34] && va <= d_k[31:0];
   // DATA_ADDR (64-byte aligned) + ra + imm: decode adds imm to the low 34
   // bits of DATA_ADDR, execute adds ra; the high 30 bits by carry select
@@ -437,12 +452,16 @@ module nnfab_seq (
   assign fwd0_en = (state == S_RUN && d_wr) || state == S_LOAD_WAIT || state == S_DIV;
   assign fwd1_en = state == S_RUN && d_swap;
   assign fwd0_addr = state == S_LOAD_WAIT ? ld_rd : rd;
+  assign wd0_any = fwd_alu ? alu_y : wd0_other;
+  // The ALU's result is the latest: it enters through the last mux.
+  logic fwd_alu;
+  logic [31:0] wd0_other;
+  assign fwd_alu = state == S_RUN && d_wr && !d_li && !d_swap;
   always_comb begin
-    if (state == S_LOAD_WAIT) wd0_any = ld_data;
-    else if (state == S_DIV) wd0_any = div_q;
-    else if (d_li) wd0_any = imm;
-    else if (d_swap) wd0_any = va;
-    else wd0_any = alu_y;
+    if (state == S_LOAD_WAIT) wd0_other = ld_data;
+    else if (state == S_DIV) wd0_other = div_q;
+    else if (d_li) wd0_other = imm;
+    else wd0_other = va;  // SWAP
   end
   logic [95:0] opnd_next;
   generate
@@ -453,9 +472,21 @@ module nnfab_seq (
       assign xb = insn_b[NNFAB_F_RA_LSB+5*p+:5];
       assign use0 = sel_b ? fwd0_en && fwd0_addr == xb && xb != 5'd0 : fwd0_en && fwd0_addr == xa && xa != 5'd0;
       assign use1 = sel_b ? fwd1_en && ra == xb && xb != 5'd0 : fwd1_en && ra == xa && xa != 5'd0;
-      assign opnd_next[p*32+:32] = use1 ? rf_dst : use0 ? wd0_any : sel_b ? rfv_b[p*32+:32] : rfv_a[p*32+:32];
+      logic [31:0] rest;
+      assign rest = use1 ? rf_dst : use0 ? wd0_other : pick32(sel_b, rfv_b[p*32+:32], rfv_a[p*32+:32]);
+      assign opnd_next[p*32+:32] = use0 && !use1 && fwd_alu ? alu_y : rest;
     end
   endgenerate
+
+  // The context's beat addresses, CTX_ADDR + 64 * ctx_issued: the 2-bit sum
+  // of bits 7:6 selects bits 63:8 or their increment (built in two halves
+  // like inc64), not one 58-bit carry chain.
+  logic [63:0] ctx_beat_addr;
+  logic [2:0] ctx_lo;
+  logic [55:0] ctx_hi_p1;
+  assign ctx_lo = {1'b0, ctx_addr[7:6]} + {1'b0, ctx_issued[1:0]};
+  assign ctx_hi_p1 = {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
+  assign ctx_beat_addr = {ctx_lo[2] ? ctx_hi_p1 : ctx_addr[63:8], ctx_lo[1:0], 6'd0};
 
   // ------------------------------------------------------ next state
   state_t state_d;
@@ -539,7 +570,7 @@ module nnfab_seq (
       S_CTX_RD: begin
         // Four single-beat reads (never crossing 4 KiB), then the check.
         rd_valid = ctx_issued != 3'(CTX_BEATS);
-        rd_addr = {ctx_addr[63:6], 6'd0} + {55'd0, ctx_issued, 6'd0};
+        rd_addr = ctx_beat_addr;
         r_ready = 1'b1;
         if (r_valid && (ctx_got == REGS_BEAT || ctx_got == REGS_BEAT + 3'd1)) begin
           rf_bulk_we = 1'b1;
@@ -715,7 +746,7 @@ module nnfab_seq (
       end
       S_SAVE: begin
         sq_push = !sq_full && ctx_issued != 3'(CTX_BEATS);
-        sq_addr = {ctx_addr[63:6], 6'd0} + {55'd0, ctx_issued, 6'd0};
+        sq_addr = ctx_beat_addr;
         sq_data = ctx_image[{ctx_issued[1:0], 9'd0}+:512];
         sq_strb = '1;
         if (ctx_issued == 3'(CTX_BEATS)) state_d = S_DRAIN;
@@ -769,8 +800,8 @@ module nnfab_seq (
         d_word <= sel_b ? insn_b : insn_a;
         d_legal <= sel_b ? legal_b : legal_a;
         d_flags <= sel_b ? flags_b : flags_a;
-        d_k <= sel_b ? k_b : k_a;
-        d_base <= sel_b ? base_b : base_a;
+        d_k <= pick35(sel_b, k_b, k_a);
+        d_base <= pick35(sel_b, base_b, base_a);
         {vc, vb, va} <= opnd_next;
         if (state == S_PRIME2) d_pc_out <= pc >= instructions;
         else d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
@@ -845,6 +876,10 @@ module nnfab_seq (
             if (ctx_got == 3'd0) ctx_hdr <= r_data;
             if (ctx_got == REGS_BEAT) ctx_r0_zero <= r_data[31:0] == 32'd0;
           end
+          // CYCLES - LOOP_START of the header, low half, a cycle after the
+          // header arrived (the high half follows in S_CTX_CHECK).
+          {ctx_borrow, loop_elapsed[31:0]} <= {1'b0, ctx_hdr[NNFAB_CTX_CYCLES*32+:32]} -
+              {1'b0, ctx_hdr[NNFAB_CTX_LOOP_START*32+:32]};
         end
         S_CTX_CHECK:
         if (ctx_valid) begin
@@ -852,7 +887,8 @@ module nnfab_seq (
           wd_arms <= ctx_hdr[NNFAB_CTX_WD_ARMS*32+:31];
           loop_start <= ctx_hdr[NNFAB_CTX_LOOP_START*32+:64];
           cycles <= ctx_hdr[NNFAB_CTX_CYCLES*32+:64];
-          loop_elapsed <= sub64(ctx_hdr[NNFAB_CTX_CYCLES*32+:64], ctx_hdr[NNFAB_CTX_LOOP_START*32+:64]);
+          loop_elapsed[63:32] <= ctx_hdr[NNFAB_CTX_CYCLES*32+32+:32] - ctx_hdr[NNFAB_CTX_LOOP_START*32+32+:32] -
+              {31'd0, ctx_borrow};
           iterations <= ctx_hdr[NNFAB_CTX_ITERATIONS*32+:64];
           instret <= ctx_hdr[NNFAB_CTX_INSTRET*32+:64];
         end
