@@ -22,30 +22,33 @@ module nnfab_alu #(
 
   assign eq = a == b;
 
-  // The carry-chain and multiplier results (ADD, SUB, MUL, ABS, NEG) arrive
-  // last: they enter one AND-OR level at the output, selected by the decoded
-  // function, while everything else goes through the early mux (the
-  // sequencer forwards y in the same cycle, docs/rtl.md "Sequencer pipeline").
+  // The carry-chain and multiplier results arrive last: ADD, SUB, NEG and
+  // ABS share one adder (NEG and ABS as 0 - a), and it and the product enter
+  // one AND-OR level at the output, while everything else goes through the
+  // early mux (the sequencer forwards y in the same cycle, docs/rtl.md
+  // "Sequencer pipeline").
   logic [W-1:0] early, late;
   generate
     if (W == 32) begin : g_int32
       logic signed [31:0] sa, sb;
-      logic [31:0] product, neg_a, sum, diff;
-      assign neg_a = 32'd0 - a;
-      assign sum = a + b;
-      assign diff = a - b;
+      logic [31:0] product, ax, bx, addsub;
+      logic negate, take_sum;
+      assign negate = fn == NNFAB_FN_NEG || fn == NNFAB_FN_ABS;
+      assign ax = negate ? 32'd0 : a;
+      assign bx = negate ? a : b;
+      assign addsub = fn == NNFAB_FN_ADD ? ax + bx : ax - bx;
+      assign take_sum = fn == NNFAB_FN_ADD || fn == NNFAB_FN_SUB || fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31]);
       assign sa = a;
       assign sb = b;
       assign lt = sa < sb;
       assign gt = sb < sa;
       assign product = a * b;
-      assign late = ({32{fn == NNFAB_FN_ADD}} & sum) | ({32{fn == NNFAB_FN_SUB}} & diff) |
-          ({32{fn == NNFAB_FN_MUL}} & product) | ({32{fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31])}} & neg_a) |
-          ({32{fn == NNFAB_FN_ABS && !a[31]}} & a);
+      assign late = ({32{take_sum}} & addsub) | ({32{fn == NNFAB_FN_MUL}} & product);
       always_comb begin
         case (fn)
           NNFAB_FN_MAX: arith = lt ? b : a;
           NNFAB_FN_MIN: arith = gt ? b : a;
+          NNFAB_FN_ABS: arith = a[31] ? ZERO : a;
           default: arith = ZERO;
         endcase
       end

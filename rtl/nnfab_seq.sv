@@ -132,6 +132,7 @@ module nnfab_seq (
   // context I/O
   logic [2:0] ctx_issued, ctx_got;
   logic ctx_borrow;
+  logic prog_size_bad;  // PROG_SIZE's check, registered (the argument is stable while idle)
   logic [511:0] ctx_hdr;
   // load in flight
   logic [5:0] ld_lane;
@@ -362,8 +363,8 @@ module nnfab_seq (
   assign kb_a = mem_lim_b - {3'd0, imm_a};
   assign kw_b = mem_lim_w - {3'd0, imm_b};
   assign kb_b = mem_lim_b - {3'd0, imm_b};
-  assign k_a = flags_a[2] ? kw_a : kb_a;
-  assign k_b = flags_b[2] ? kw_b : kb_b;
+  assign k_a = pick35(flags_a[2], kw_a, kb_a);
+  assign k_b = pick35(flags_b[2], kw_b, kb_b);
   assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !d_k[34] && va <= d_k[31:0];
   // DATA_ADDR (64-byte aligned) + ra + imm: decode adds imm to the low 34
   // bits of DATA_ADDR, execute adds ra; the high 30 bits by carry select
@@ -553,7 +554,7 @@ module nnfab_seq (
       S_CHECK: begin
         rf_clear = 1'b1;
         pc_d = 32'd0;
-        if (arg_prog_size[2:0] != 3'd0 || {3'd0, arg_prog_size[31:3]} > 32'(NNFAB_MAX_PROGRAM_INSTRUCTIONS)) begin
+        if (prog_size_bad) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_PROGRAM_FAULT;
           stop_pc_d = 32'd0;
@@ -795,6 +796,8 @@ module nnfab_seq (
     end else begin
       state <= state_d;
       pc <= pc_d;
+      prog_size_bad <= arg_prog_size[2:0] != 3'd0 ||
+          {3'd0, arg_prog_size[31:3]} > 32'(NNFAB_MAX_PROGRAM_INSTRUCTIONS);
       if (state == S_PRIME2 || advance) begin
         // (sel_b is low in S_PRIME2: candidate A is then the word at pc)
         d_word <= sel_b ? insn_b : insn_a;
