@@ -4,10 +4,17 @@
 // both types. DIV is not here: it is the iterative nnfab_divider.
 // W = 8 is the BOOL8 byte lane of the tensor vector path: unsigned byte
 // comparisons and no INT32 arithmetic (those functions give 0).
+// LATE_LAST = 1 (the sequencer, which forwards y in the cycle it is computed,
+// docs/rtl.md "Sequencer pipeline"): the same functions, built so that the
+// carry chain and the multiplier are one LUT from y. ADD, SUB, NEG and ABS
+// share one adder; its sum and the product enter a final AND-OR with the
+// early result. ABC cannot see that a carry chain's output arrives late, so
+// the (* keep *) nets fence that last level off.
 `include "nnfab_isa.svh"
 
 module nnfab_alu #(
-    parameter int W = 32
+    parameter int W = 32,
+    parameter bit LATE_LAST = 1'b0
 ) (
     input  logic [4:0]   fn,
     input  logic [W-1:0] a,
@@ -22,28 +29,28 @@ module nnfab_alu #(
 
   assign eq = a == b;
 
-  // The carry-chain and multiplier results arrive last: ADD, SUB, NEG and
-  // ABS share one adder (NEG and ABS as 0 - a), and it and the product enter
-  // one AND-OR level at the output, while everything else goes through the
-  // early mux (the sequencer forwards y in the same cycle, docs/rtl.md
-  // "Sequencer pipeline").
-  logic [W-1:0] early, late;
   generate
-    if (W == 32) begin : g_int32
+    if (LATE_LAST && W == 32) begin : g_late
       logic signed [31:0] sa, sb;
-      logic [31:0] product, ax, bx, addsub;
-      logic negate, take_sum;
+      logic [31:0] product, ax, bx, diff_in;
+      logic [32:0] sum33;
+      (* keep *) logic [31:0] early;
+      (* keep *) logic take_sum, take_mul;
+      logic negate, subtract;
       assign negate = fn == NNFAB_FN_NEG || fn == NNFAB_FN_ABS;
+      assign subtract = fn != NNFAB_FN_ADD;
       assign ax = negate ? 32'd0 : a;
       assign bx = negate ? a : b;
-      assign addsub = fn == NNFAB_FN_ADD ? ax + bx : ax - bx;
+      assign diff_in = subtract ? ~bx : bx;
+      // ax + (subtract ? -bx : bx) in one chain: bit 0 carries `subtract` in.
+      assign sum33 = {ax, 1'b1} + {diff_in, subtract};
       assign take_sum = fn == NNFAB_FN_ADD || fn == NNFAB_FN_SUB || fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31]);
+      assign take_mul = fn == NNFAB_FN_MUL;
       assign sa = a;
       assign sb = b;
       assign lt = sa < sb;
       assign gt = sb < sa;
       assign product = a * b;
-      assign late = ({32{take_sum}} & addsub) | ({32{fn == NNFAB_FN_MUL}} & product);
       always_comb begin
         case (fn)
           NNFAB_FN_MAX: arith = lt ? b : a;
@@ -51,30 +58,67 @@ module nnfab_alu #(
           NNFAB_FN_ABS: arith = a[31] ? ZERO : a;
           default: arith = ZERO;
         endcase
+        case (fn)
+          NNFAB_FN_EQ: early = eq ? ONE : ZERO;
+          NNFAB_FN_NE: early = eq ? ZERO : ONE;
+          NNFAB_FN_LT: early = lt ? ONE : ZERO;
+          NNFAB_FN_LE: early = gt ? ZERO : ONE;
+          NNFAB_FN_GT: early = gt ? ONE : ZERO;
+          NNFAB_FN_GE: early = lt ? ZERO : ONE;
+          NNFAB_FN_AND: early = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
+          NNFAB_FN_OR: early = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
+          NNFAB_FN_NOT: early = a == ZERO ? ONE : ZERO;
+          NNFAB_FN_SEL: early = (a != ZERO) ? b : c;
+          NNFAB_FN_MOV: early = a;
+          default: early = arith;
+        endcase
       end
-    end else begin : g_bool8
-      assign lt = a < b;
-      assign gt = b < a;
-      assign arith = ZERO;
-      assign late = ZERO;
+      assign y = early | ({32{take_sum}} & sum33[32:1]) | ({32{take_mul}} & product);
+      logic unused_carry_in;
+      assign unused_carry_in = sum33[0];
+    end else begin : g_plain
+      if (W == 32) begin : g_int32
+        logic signed [31:0] sa, sb;
+        logic [31:0] product, neg_a;
+        assign neg_a = 32'd0 - a;
+        assign sa = a;
+        assign sb = b;
+        assign lt = sa < sb;
+        assign gt = sb < sa;
+        assign product = a * b;
+        always_comb begin
+          case (fn)
+            NNFAB_FN_ADD: arith = a + b;
+            NNFAB_FN_SUB: arith = a - b;
+            NNFAB_FN_MUL: arith = product;
+            NNFAB_FN_MAX: arith = lt ? b : a;
+            NNFAB_FN_MIN: arith = gt ? b : a;
+            NNFAB_FN_ABS: arith = a[31] ? neg_a : a;
+            NNFAB_FN_NEG: arith = neg_a;
+            default: arith = ZERO;
+          endcase
+        end
+      end else begin : g_bool8
+        assign lt = a < b;
+        assign gt = b < a;
+        assign arith = ZERO;
+      end
+      always_comb begin
+        case (fn)
+          NNFAB_FN_EQ: y = eq ? ONE : ZERO;
+          NNFAB_FN_NE: y = eq ? ZERO : ONE;
+          NNFAB_FN_LT: y = lt ? ONE : ZERO;
+          NNFAB_FN_LE: y = gt ? ZERO : ONE;
+          NNFAB_FN_GT: y = gt ? ONE : ZERO;
+          NNFAB_FN_GE: y = lt ? ZERO : ONE;
+          NNFAB_FN_AND: y = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
+          NNFAB_FN_OR: y = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
+          NNFAB_FN_NOT: y = a == ZERO ? ONE : ZERO;
+          NNFAB_FN_SEL: y = (a != ZERO) ? b : c;
+          NNFAB_FN_MOV: y = a;
+          default: y = arith;
+        endcase
+      end
     end
   endgenerate
-
-  always_comb begin
-    case (fn)
-      NNFAB_FN_EQ: early = eq ? ONE : ZERO;
-      NNFAB_FN_NE: early = eq ? ZERO : ONE;
-      NNFAB_FN_LT: early = lt ? ONE : ZERO;
-      NNFAB_FN_LE: early = gt ? ZERO : ONE;
-      NNFAB_FN_GT: early = gt ? ONE : ZERO;
-      NNFAB_FN_GE: early = lt ? ZERO : ONE;
-      NNFAB_FN_AND: early = (a != ZERO) && (b != ZERO) ? ONE : ZERO;
-      NNFAB_FN_OR: early = (a != ZERO) || (b != ZERO) ? ONE : ZERO;
-      NNFAB_FN_NOT: early = a == ZERO ? ONE : ZERO;
-      NNFAB_FN_SEL: early = (a != ZERO) ? b : c;
-      NNFAB_FN_MOV: early = a;
-      default: early = arith;
-    endcase
-  end
-  assign y = early | late;
 endmodule

@@ -133,7 +133,7 @@ module nnfab_seq (
   logic [2:0] ctx_issued, ctx_got;
   logic ctx_borrow;
   logic prog_size_bad;  // PROG_SIZE's check, registered (the argument is stable while idle)
-  logic [511:0] ctx_hdr;
+  logic ctx_hdr_ok;  // the header beat's MAGIC, WD_ARMED and WD_ARMS rules
   // load in flight
   logic [5:0] ld_lane;
   logic ld_byte;
@@ -151,7 +151,8 @@ module nnfab_seq (
   logic [4:0] fn, rd, ra, rb, rc;
   logic [1:0] ty;
   logic backedge, legal;
-  logic [31:0] imm, alu_y;
+  logic [31:0] imm;
+  (* keep *) logic [31:0] alu_y;  // a fence for ABC: the forward mux is one LUT after it
   logic [31:0] va, vb, vc;  // the operands, read (and forwarded) a cycle ahead
   logic d_ld, d_st, d_word_acc, d_jmp, d_bnz, d_bz, d_wr, d_li, d_swap;
   logic [5:0] d_cmp;  // EQ, NE, LT, LE, GT, GE
@@ -276,7 +277,9 @@ module nnfab_seq (
       .all(rf_all)
   );
 
-  nnfab_alu u_alu (
+  nnfab_alu #(
+      .LATE_LAST(1'b1)
+  ) u_alu (
       .fn(fn),
       .a(va),
       .b(vb),
@@ -433,8 +436,7 @@ module nnfab_seq (
   // The validity rules of docs/isa.md; r0's word is checked as read (the
   // register file masks r0).
   logic ctx_valid, ctx_r0_zero;
-  assign ctx_valid = ctx_hdr[NNFAB_CTX_MAGIC*32+:32] == NNFAB_CONTEXT_MAGIC &&
-      ctx_hdr[NNFAB_CTX_WD_ARMED*32+:32] <= 32'd1 && !ctx_hdr[NNFAB_CTX_WD_ARMS*32+31] && ctx_r0_zero;
+  assign ctx_valid = ctx_hdr_ok && ctx_r0_zero;
 
   // RD as a fourth read port (TENSOR's destination offset, SWAP's old rd).
   logic [31:0] rf_dst;
@@ -456,7 +458,7 @@ module nnfab_seq (
   assign wd0_any = fwd_alu ? alu_y : wd0_other;
   // The ALU's result is the latest: it enters through the last mux.
   logic fwd_alu;
-  logic [31:0] wd0_other;
+  (* keep *) logic [31:0] wd0_other;
   assign fwd_alu = state == S_RUN && d_wr && !d_li && !d_swap;
   always_comb begin
     if (state == S_LOAD_WAIT) wd0_other = ld_data;
@@ -469,13 +471,15 @@ module nnfab_seq (
     for (genvar p = 0; p < 3; p++) begin : g_opnd
       logic [4:0] xa, xb;
       logic use0, use1;
+      (* keep *) logic hit_alu;
       assign xa = insn_a[NNFAB_F_RA_LSB+5*p+:5];
       assign xb = insn_b[NNFAB_F_RA_LSB+5*p+:5];
       assign use0 = sel_b ? fwd0_en && fwd0_addr == xb && xb != 5'd0 : fwd0_en && fwd0_addr == xa && xa != 5'd0;
       assign use1 = sel_b ? fwd1_en && ra == xb && xb != 5'd0 : fwd1_en && ra == xa && xa != 5'd0;
-      logic [31:0] rest;
+      (* keep *) logic [31:0] rest;
       assign rest = use1 ? rf_dst : use0 ? wd0_other : pick32(sel_b, rfv_b[p*32+:32], rfv_a[p*32+:32]);
-      assign opnd_next[p*32+:32] = use0 && !use1 && fwd_alu ? alu_y : rest;
+      assign hit_alu = use0 && !use1 && fwd_alu;
+      assign opnd_next[p*32+:32] = hit_alu ? alu_y : rest;
     end
   endgenerate
 
@@ -573,6 +577,9 @@ module nnfab_seq (
         rd_valid = ctx_issued != 3'(CTX_BEATS);
         rd_addr = ctx_beat_addr;
         r_ready = 1'b1;
+        // The header beat goes straight into pc and the counters (cleared
+        // again if the context is invalid), not into a 512-bit buffer.
+        if (r_valid && ctx_got == 3'd0) pc_d = r_data[NNFAB_CTX_PC*32+:32];
         if (r_valid && (ctx_got == REGS_BEAT || ctx_got == REGS_BEAT + 3'd1)) begin
           rf_bulk_we = 1'b1;
           rf_bulk_half = ctx_got != REGS_BEAT;
@@ -585,12 +592,11 @@ module nnfab_seq (
         end
       end
       S_CTX_CHECK: begin
-        pc_d = ctx_hdr[NNFAB_CTX_PC*32+:32];
         if (!ctx_valid) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_BAD_CONTEXT;
           stop_pc_d = 32'd0;
-          stop_info_d = ctx_hdr[NNFAB_CTX_MAGIC*32+:32];
+          stop_info_d = stop_info;  // MAGIC, kept there when the header arrived
           pc_d = 32'd0;
         end else if (arg_prog_size == 32'd0) begin
           state_d = S_PRIME;
@@ -876,24 +882,36 @@ module nnfab_seq (
           if (rd_valid && rd_ready) ctx_issued <= ctx_issued + 3'd1;
           if (r_valid) begin
             ctx_got <= ctx_got + 3'd1;
-            if (ctx_got == 3'd0) ctx_hdr <= r_data;
+            if (ctx_got == 3'd0) begin
+              ctx_hdr_ok <= r_data[NNFAB_CTX_MAGIC*32+:32] == NNFAB_CONTEXT_MAGIC &&
+                  r_data[NNFAB_CTX_WD_ARMED*32+:32] <= 32'd1 && !r_data[NNFAB_CTX_WD_ARMS*32+31];
+              stop_info <= r_data[NNFAB_CTX_MAGIC*32+:32];
+              wd_armed <= r_data[NNFAB_CTX_WD_ARMED*32];
+              wd_arms <= r_data[NNFAB_CTX_WD_ARMS*32+:31];
+              loop_start <= r_data[NNFAB_CTX_LOOP_START*32+:64];
+              cycles <= r_data[NNFAB_CTX_CYCLES*32+:64];
+              iterations <= r_data[NNFAB_CTX_ITERATIONS*32+:64];
+              instret <= r_data[NNFAB_CTX_INSTRET*32+:64];
+            end
             if (ctx_got == REGS_BEAT) ctx_r0_zero <= r_data[31:0] == 32'd0;
           end
-          // CYCLES - LOOP_START of the header, low half, a cycle after the
-          // header arrived (the high half follows in S_CTX_CHECK).
-          {ctx_borrow, loop_elapsed[31:0]} <= {1'b0, ctx_hdr[NNFAB_CTX_CYCLES*32+:32]} -
-              {1'b0, ctx_hdr[NNFAB_CTX_LOOP_START*32+:32]};
+          // CYCLES - LOOP_START, low half, from the restored registers (the
+          // header arrives at least three cycles before S_CTX_CHECK, which
+          // computes the high half).
+          {ctx_borrow, loop_elapsed[31:0]} <= {1'b0, cycles[31:0]} - {1'b0, loop_start[31:0]};
         end
         S_CTX_CHECK:
         if (ctx_valid) begin
-          wd_armed <= ctx_hdr[NNFAB_CTX_WD_ARMED*32];
-          wd_arms <= ctx_hdr[NNFAB_CTX_WD_ARMS*32+:31];
-          loop_start <= ctx_hdr[NNFAB_CTX_LOOP_START*32+:64];
-          cycles <= ctx_hdr[NNFAB_CTX_CYCLES*32+:64];
-          loop_elapsed[63:32] <= ctx_hdr[NNFAB_CTX_CYCLES*32+32+:32] - ctx_hdr[NNFAB_CTX_LOOP_START*32+32+:32] -
-              {31'd0, ctx_borrow};
-          iterations <= ctx_hdr[NNFAB_CTX_ITERATIONS*32+:64];
-          instret <= ctx_hdr[NNFAB_CTX_INSTRET*32+:64];
+          loop_elapsed[63:32] <= cycles[63:32] - loop_start[63:32] - {31'd0, ctx_borrow};
+        end else begin
+          // A rejected context leaves every counter zero, as a fresh start.
+          wd_armed <= 1'b0;
+          wd_arms <= '0;
+          loop_start <= '0;
+          loop_elapsed <= '0;
+          cycles <= '0;
+          iterations <= '0;
+          instret <= '0;
         end
         S_RUN: begin
           cycles_at_issue <= cycles;
@@ -951,6 +969,13 @@ module nnfab_seq (
       if (state == S_CTX_RD && bus_error) begin
         stop_status <= NNFAB_STATUS_BUS_ERROR;
         stop_pc <= 32'd0;
+        // the counters stay zero, whatever part of the context arrived
+        wd_armed <= 1'b0;
+        wd_arms <= '0;
+        loop_start <= '0;
+        cycles <= '0;
+        iterations <= '0;
+        instret <= '0;
       end
     end
   end
