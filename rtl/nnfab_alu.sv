@@ -32,18 +32,16 @@ module nnfab_alu #(
   generate
     if (LATE_LAST && W == 32) begin : g_late
       logic signed [31:0] sa, sb;
-      logic [31:0] product, ax, bx, diff_in;
-      logic [32:0] sum33;
+      logic [31:0] product, ax, bx, diff_in, sum;
       (* keep *) logic [31:0] early;
-      (* keep *) logic take_sum, take_mul;
-      logic negate, subtract;
+      (* keep *) logic take_sum, take_mul, negate, subtract;
       assign negate = fn == NNFAB_FN_NEG || fn == NNFAB_FN_ABS;
       assign subtract = fn != NNFAB_FN_ADD;
       assign ax = negate ? 32'd0 : a;
       assign bx = negate ? a : b;
       assign diff_in = subtract ? ~bx : bx;
-      // ax + (subtract ? -bx : bx) in one chain: bit 0 carries `subtract` in.
-      assign sum33 = {ax, 1'b1} + {diff_in, subtract};
+      // ax + (subtract ? -bx : bx) in one chain, `subtract` as its carry-in.
+      assign sum = ax + diff_in + {31'd0, subtract};
       assign take_sum = fn == NNFAB_FN_ADD || fn == NNFAB_FN_SUB || fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31]);
       assign take_mul = fn == NNFAB_FN_MUL;
       assign sa = a;
@@ -73,9 +71,7 @@ module nnfab_alu #(
           default: early = arith;
         endcase
       end
-      assign y = early | ({32{take_sum}} & sum33[32:1]) | ({32{take_mul}} & product);
-      logic unused_carry_in;
-      assign unused_carry_in = sum33[0];
+      assign y = early | ({32{take_sum}} & sum) | ({32{take_mul}} & product);
     end else begin : g_plain
       if (W == 32) begin : g_int32
         logic signed [31:0] sa, sb;
