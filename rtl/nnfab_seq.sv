@@ -146,7 +146,7 @@ module nnfab_seq (
   // loads/stores and the branch kinds.
   logic [63:0] d_word;
   logic d_legal, d_pc_out;
-  logic [14:0] d_flags;
+  logic [8:0] d_flags;
   logic [2:0] cls;
   logic [4:0] fn, rd, ra, rb, rc;
   logic [1:0] ty;
@@ -154,9 +154,8 @@ module nnfab_seq (
   logic [31:0] imm;
   (* keep *) logic [31:0] alu_y;  // a fence for ABC: the forward mux is one LUT after it
   logic [31:0] va, vb, vc;  // the operands, read (and forwarded) a cycle ahead
-  logic d_ld, d_st, d_word_acc, d_jmp, d_bnz, d_bz, d_wr, d_li, d_swap;
-  logic [5:0] d_cmp;  // EQ, NE, LT, LE, GT, GE
-  assign {d_swap, d_li, d_wr, d_cmp, d_bz, d_bnz, d_jmp, d_word_acc, d_st, d_ld} = d_flags;
+  logic d_ld, d_st, d_word_acc, d_wr, d_li, d_swap, d_t_lt, d_t_gt, d_t_eq;
+  assign {d_t_eq, d_t_gt, d_t_lt, d_swap, d_li, d_wr, d_word_acc, d_st, d_ld} = d_flags;
   assign legal = d_legal;
 
   logic dec_legal_unused;
@@ -175,39 +174,36 @@ module nnfab_seq (
   );
 
   // The flags of a fetched word, registered with it.
-  // sel_b ? b : a as AND-OR: Yosys' opt_share would otherwise move a $mux
-  // of two adders' results in front of one shared adder, putting the branch
-  // decision before a carry chain.
+  // s ? b : a as AND-OR: Yosys' opt_share would otherwise move a $mux of two
+  // adders' results in front of one shared adder (two chains in a row).
   function automatic [34:0] pick35(input s, input [34:0] b, input [34:0] a);
     pick35 = ({35{s}} & b) | ({35{!s}} & a);
   endfunction
-  function automatic [31:0] pick32(input s, input [31:0] b, input [31:0] a);
-    pick32 = ({32{s}} & b) | ({32{!s}} & a);
-  endfunction
 
-  function automatic [14:0] flags_of(input [7:0] w);  // the opcode byte
+  function automatic [8:0] flags_of(input [7:0] w);  // the opcode byte
     logic [2:0] c;
     logic [4:0] f;
-    logic ctrl;
+    logic ctrl, brcmp;
     c = w[7:5];
     f = w[4:0];
     ctrl = c == NNFAB_CLASS_CTRL;
+    brcmp = c == NNFAB_CLASS_BRCMP;
     flags_of[0] = ctrl && (f == NNFAB_OP_LDW || f == NNFAB_OP_LDB);
     flags_of[1] = ctrl && (f == NNFAB_OP_STW || f == NNFAB_OP_STB);
     flags_of[2] = f == NNFAB_OP_LDW || f == NNFAB_OP_STW;
-    flags_of[3] = ctrl && f == NNFAB_OP_JMP;
-    flags_of[4] = ctrl && f == NNFAB_OP_BNZ;
-    flags_of[5] = ctrl && f == NNFAB_OP_BZ;
-    flags_of[6] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_EQ;
-    flags_of[7] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_NE;
-    flags_of[8] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_LT;
-    flags_of[9] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_LE;
-    flags_of[10] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GT;
-    flags_of[11] = c == NNFAB_CLASS_BRCMP && f == NNFAB_FN_GE;
     // writes rd through write port 0 in its execute cycle
-    flags_of[12] = (c == NNFAB_CLASS_SALU && f != NNFAB_FN_DIV) || (ctrl && (f == NNFAB_OP_LI || f == NNFAB_OP_SWAP));
-    flags_of[13] = ctrl && f == NNFAB_OP_LI;
-    flags_of[14] = ctrl && f == NNFAB_OP_SWAP;
+    flags_of[3] = (c == NNFAB_CLASS_SALU && f != NNFAB_FN_DIV) || (ctrl && (f == NNFAB_OP_LI || f == NNFAB_OP_SWAP));
+    flags_of[4] = ctrl && f == NNFAB_OP_LI;
+    flags_of[5] = ctrl && f == NNFAB_OP_SWAP;
+    // Taken when ra < rb (6), ra > rb (7), ra == rb (8): the one signed
+    // comparison serves every branch. BNZ/BZ compare ra with rb = r0 = 0 and
+    // JMP r0 with r0 (unused fields are zero in a legal instruction).
+    flags_of[6] = (brcmp && (f == NNFAB_FN_NE || f == NNFAB_FN_LT || f == NNFAB_FN_LE)) ||
+        (ctrl && (f == NNFAB_OP_BNZ || f == NNFAB_OP_JMP));
+    flags_of[7] = (brcmp && (f == NNFAB_FN_NE || f == NNFAB_FN_GT || f == NNFAB_FN_GE)) ||
+        (ctrl && (f == NNFAB_OP_BNZ || f == NNFAB_OP_JMP));
+    flags_of[8] = (brcmp && (f == NNFAB_FN_EQ || f == NNFAB_FN_LE || f == NNFAB_FN_GE)) ||
+        (ctrl && (f == NNFAB_OP_BZ || f == NNFAB_OP_JMP));
   endfunction
 
   // The legality rules on both fetched successors, before the branch decision.
@@ -244,7 +240,7 @@ module nnfab_seq (
       .imm(imm_b),
       .legal(legal_b)
   );
-  logic [14:0] flags_a, flags_b;
+  logic [8:0] flags_a, flags_b;
   assign flags_a = flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
   assign flags_b = flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]);
   logic unused_dec;
@@ -381,16 +377,14 @@ module nnfab_seq (
   // ------------------------------------------------------ branches
   // Its own comparator (not the ALU's result mux) and the registered one-hot
   // kind: register file -> compare -> one LUT level.
-  logic taken, br_eq, br_lt, br_gt, va_zero;
+  logic taken, br_eq, br_lt, br_gt;
   logic signed [31:0] sva, svb;
   assign sva = va;
   assign svb = vb;
   assign br_eq = va == vb;
   assign br_lt = sva < svb;
   assign br_gt = svb < sva;
-  assign va_zero = va == 32'd0;
-  assign taken = d_jmp || (d_bnz && !va_zero) || (d_bz && va_zero) || (d_cmp[0] && br_eq) || (d_cmp[1] && !br_eq) ||
-      (d_cmp[2] && br_lt) || (d_cmp[3] && !br_gt) || (d_cmp[4] && br_gt) || (d_cmp[5] && !br_lt);
+  assign taken = (br_lt && d_t_lt) || (br_gt && d_t_gt) || (br_eq && d_t_eq);
 
   // ------------------------------------------------------ fetch
   // When the instruction advances, the decode register takes the fetched
@@ -400,7 +394,9 @@ module nnfab_seq (
   // memory's outputs (read enable low).
   logic advance, sel_b;
   logic [12:0] imm_p1, pc_p2, pc_p1;
-  assign sel_b = taken && state == S_RUN;
+  // (the taken flags are cleared in S_PRIME, so sel_b is low in S_PRIME2;
+  // an instruction that completes in S_LOAD_WAIT, S_DIV or S_TENSOR has none)
+  assign sel_b = taken;
   assign imm_p1 = imm[12:0] + 13'd1;
   assign pc_p1 = pc[12:0] + 13'd1;
   assign pc_p2 = pc[12:0] + 13'd2;
@@ -413,10 +409,24 @@ module nnfab_seq (
       fetch_a = pc_p1;
       fetch_b = imm_a[12:0];
     end else begin
-      fetch_a = sel_b ? imm_p1 : pc_p2;
-      fetch_b = sel_b ? imm_b[12:0] : imm_a[12:0];
+      fetch_a = fetch_a_run;
+      fetch_b = fetch_b_run;
     end
   end
+  logic [12:0] fetch_a_run, fetch_b_run;
+  nnfab_mux2 #(.W(13)) u_fetch_a (.s(sel_b), .a(pc_p2), .b(imm_p1), .y(fetch_a_run));
+  nnfab_mux2 #(.W(13)) u_fetch_b (.s(sel_b), .a(imm_a[12:0]), .b(imm_b[12:0]), .y(fetch_b_run));
+
+  // The decode register's next value: the candidate the branch chose.
+  logic [63:0] n_word;
+  logic n_legal;
+  logic [8:0] n_flags;
+  logic [34:0] n_k, n_base;
+  nnfab_mux2 #(.W(64)) u_n_word (.s(sel_b), .a(insn_a), .b(insn_b), .y(n_word));
+  nnfab_mux2 #(.W(1)) u_n_legal (.s(sel_b), .a(legal_a), .b(legal_b), .y(n_legal));
+  nnfab_mux2 #(.W(9)) u_n_flags (.s(sel_b), .a(flags_a), .b(flags_b), .y(n_flags));
+  nnfab_mux2 #(.W(35)) u_n_k (.s(sel_b), .a(k_a), .b(k_b), .y(n_k));
+  nnfab_mux2 #(.W(35)) u_n_base (.s(sel_b), .a(base_a), .b(base_b), .y(n_base));
 
   // ------------------------------------------------------ context image
   logic [2047:0] ctx_image;
@@ -470,16 +480,22 @@ module nnfab_seq (
   generate
     for (genvar p = 0; p < 3; p++) begin : g_opnd
       logic [4:0] xa, xb;
-      logic use0, use1;
-      (* keep *) logic hit_alu;
+      logic use0_a, use1_a, use0_b, use1_b, hit_a, hit_b, hit;
+      logic [31:0] rest_a, rest_b, rest;
       assign xa = insn_a[NNFAB_F_RA_LSB+5*p+:5];
       assign xb = insn_b[NNFAB_F_RA_LSB+5*p+:5];
-      assign use0 = sel_b ? fwd0_en && fwd0_addr == xb && xb != 5'd0 : fwd0_en && fwd0_addr == xa && xa != 5'd0;
-      assign use1 = sel_b ? fwd1_en && ra == xb && xb != 5'd0 : fwd1_en && ra == xa && xa != 5'd0;
-      (* keep *) logic [31:0] rest;
-      assign rest = use1 ? rf_dst : use0 ? wd0_other : pick32(sel_b, rfv_b[p*32+:32], rfv_a[p*32+:32]);
-      assign hit_alu = use0 && !use1 && fwd_alu;
-      assign opnd_next[p*32+:32] = hit_alu ? alu_y : rest;
+      assign use0_a = fwd0_en && fwd0_addr == xa && xa != 5'd0;
+      assign use0_b = fwd0_en && fwd0_addr == xb && xb != 5'd0;
+      assign use1_a = fwd1_en && ra == xa && xa != 5'd0;
+      assign use1_b = fwd1_en && ra == xb && xb != 5'd0;
+      // Everything but the ALU result and the branch decision, per candidate.
+      assign rest_a = use1_a ? rf_dst : use0_a ? wd0_other : rfv_a[p*32+:32];
+      assign rest_b = use1_b ? rf_dst : use0_b ? wd0_other : rfv_b[p*32+:32];
+      assign hit_a = use0_a && !use1_a && fwd_alu;
+      assign hit_b = use0_b && !use1_b && fwd_alu;
+      nnfab_mux2 #(.W(32)) u_rest (.s(sel_b), .a(rest_a), .b(rest_b), .y(rest));
+      nnfab_mux2 #(.W(1)) u_hit (.s(sel_b), .a(hit_a), .b(hit_b), .y(hit));
+      nnfab_mux2 #(.W(32)) u_opnd (.s(hit), .a(rest), .b(alu_y), .y(opnd_next[p*32+:32]));
     end
   endgenerate
 
@@ -806,15 +822,16 @@ module nnfab_seq (
           {3'd0, arg_prog_size[31:3]} > 32'(NNFAB_MAX_PROGRAM_INSTRUCTIONS);
       if (state == S_PRIME2 || advance) begin
         // (sel_b is low in S_PRIME2: candidate A is then the word at pc)
-        d_word <= sel_b ? insn_b : insn_a;
-        d_legal <= sel_b ? legal_b : legal_a;
-        d_flags <= sel_b ? flags_b : flags_a;
-        d_k <= pick35(sel_b, k_b, k_a);
-        d_base <= pick35(sel_b, base_b, base_a);
+        d_word <= n_word;
+        d_legal <= n_legal;
+        d_flags <= n_flags;
+        d_k <= n_k;
+        d_base <= n_base;
         {vc, vb, va} <= opnd_next;
         if (state == S_PRIME2) d_pc_out <= pc >= instructions;
         else d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
       end
+      if (state == S_PRIME) d_flags <= '0;  // no branch taken in S_PRIME2
       if (count_cycle) begin
         cycles <= inc64(cycles);
         loop_elapsed <= inc64(loop_elapsed);
