@@ -34,16 +34,22 @@ module nnfab_alu #(
       logic signed [31:0] sa, sb;
       logic [31:0] product, ax, bx, diff_in, sum;
       (* keep *) logic [31:0] early;
-      (* keep *) logic take_sum, take_mul, negate, subtract;
-      assign negate = fn == NNFAB_FN_NEG || fn == NNFAB_FN_ABS;
-      assign subtract = fn != NNFAB_FN_ADD;
+      logic take_sum, take_mul, negate, subtract;
+      // The decodes as single LUTs over {a[31], fn}, in front of the chain.
+      localparam logic [31:0] F_ADD = 32'd1 << NNFAB_FN_ADD;
+      localparam logic [31:0] F_SUB = 32'd1 << NNFAB_FN_SUB;
+      localparam logic [31:0] F_MUL = 32'd1 << NNFAB_FN_MUL;
+      localparam logic [31:0] F_ABS = 32'd1 << NNFAB_FN_ABS;
+      localparam logic [31:0] F_NEG = 32'd1 << NNFAB_FN_NEG;
+      nnfab_lut6 #(.INIT({2{F_NEG | F_ABS}})) u_negate (.i({a[31], fn}), .o(negate));
+      nnfab_lut6 #(.INIT({2{~F_ADD}})) u_subtract (.i({a[31], fn}), .o(subtract));
+      nnfab_lut6 #(.INIT({F_ADD | F_SUB | F_NEG | F_ABS, F_ADD | F_SUB | F_NEG})) u_take_sum (.i({a[31], fn}), .o(take_sum));
+      nnfab_lut6 #(.INIT({2{F_MUL}})) u_take_mul (.i({a[31], fn}), .o(take_mul));
       assign ax = negate ? 32'd0 : a;
       assign bx = negate ? a : b;
       assign diff_in = subtract ? ~bx : bx;
       // ax + (subtract ? -bx : bx) in one chain, `subtract` as its carry-in.
       assign sum = ax + diff_in + {31'd0, subtract};
-      assign take_sum = fn == NNFAB_FN_ADD || fn == NNFAB_FN_SUB || fn == NNFAB_FN_NEG || (fn == NNFAB_FN_ABS && a[31]);
-      assign take_mul = fn == NNFAB_FN_MUL;
       assign sa = a;
       assign sb = b;
       assign lt = sa < sb;

@@ -465,7 +465,7 @@ module nnfab_seq (
   assign fwd0_en = (state == S_RUN && d_wr) || state == S_LOAD_WAIT || state == S_DIV;
   assign fwd1_en = state == S_RUN && d_swap;
   assign fwd0_addr = state == S_LOAD_WAIT ? ld_rd : rd;
-  assign wd0_any = fwd_alu ? alu_y : wd0_other;
+  nnfab_mux2 #(.W(32)) u_wd0 (.s(fwd_alu), .a(wd0_other), .b(alu_y), .y(wd0_any));
   // The ALU's result is the latest: it enters through the last mux.
   logic fwd_alu;
   (* keep *) logic [31:0] wd0_other;
@@ -1004,7 +1004,7 @@ module nnfab_seq (
   // program runs, CYCLES by at most one per clock.
   state_t a_state;
   logic [63:0] a_cycles, a_iterations, a_instret;
-  logic a_counting;
+  logic a_counting, a_mem;
   assign a_counting = a_state == S_LOAD || a_state == S_RUN || a_state == S_LOAD_WAIT || a_state == S_DIV;
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -1046,6 +1046,9 @@ module nnfab_seq (
         else $error("ITERATIONS not monotonic");
       end
       if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+      a_mem <= state == S_RUN && (is_ld || is_st) && !mem_ok;
+      if (state == S_MEMFAULT) assert (a_state == S_RUN && a_mem)
+        else $error("sequencer: S_MEMFAULT without a load or store outside the region");
     end
   end
 `endif
