@@ -14,7 +14,7 @@
 
 module nnfab_alu #(
     parameter int W = 32,
-    parameter bit LATE_LAST = 1'b0
+    parameter int LATE_LAST = 0
 ) (
     input  logic [4:0]   fn,
     input  logic [W-1:0] a,
@@ -30,7 +30,7 @@ module nnfab_alu #(
   assign eq = a == b;
 
   generate
-    if (LATE_LAST && W == 32) begin : g_late
+    if (LATE_LAST != 0 && W == 32) begin : g_late
       logic signed [31:0] sa, sb;
       logic [31:0] product, ax, bx, diff_in, sum;
       (* keep *) logic [31:0] early;

@@ -274,7 +274,7 @@ module nnfab_seq (
   );
 
   nnfab_alu #(
-      .LATE_LAST(1'b1)
+      .LATE_LAST(1)
   ) u_alu (
       .fn(fn),
       .a(va),
