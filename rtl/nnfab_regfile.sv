@@ -31,12 +31,13 @@ module nnfab_regfile (
     for (int r = 0; r < 32; r++) all[r*32+:32] = r == 0 ? 32'd0 : regs[r];
   end
 
-  always_comb begin
-    for (int p = 0; p < 3; p++) begin
-      v_a[p*32+:32] = all[{ra_a[p*5+:5], 5'd0}+:32];
-      v_b[p*32+:32] = all[{ra_b[p*5+:5], 5'd0}+:32];
+  // The six read ports in the fabric's mux shape (nnfab_mux32: 4 cells).
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_read
+      nnfab_mux32 #(.W(32)) u_a (.s(ra_a[p*5+:5]), .d(all), .y(v_a[p*32+:32]));
+      nnfab_mux32 #(.W(32)) u_b (.s(ra_b[p*5+:5]), .d(all), .y(v_b[p*32+:32]));
     end
-  end
+  endgenerate
 
   always_ff @(posedge clk) begin
     if (clear) begin
