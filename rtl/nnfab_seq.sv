@@ -13,7 +13,10 @@
 // cycle before from the registered pc and the registered target); the branch
 // decision only selects one of them into the decode register, so a taken
 // branch costs no bubble and no path runs from the program memory through
-// execute.
+// execute. The operands are read (and forwarded) for both candidates a cycle
+// ahead too, and the region check's constants are computed in decode; a
+// load/store outside the region is resolved a cycle late (S_MEMFAULT), which
+// undoes the cycle and retirement counted for it, so the fault stays precise.
 `include "nnfab_isa.svh"
 
 module nnfab_seq (
