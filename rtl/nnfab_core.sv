@@ -130,8 +130,9 @@ module nnfab_core (
   logic [31:0] load_error_addr;
   logic [9:0] imem_waddr;
   logic [511:0] imem_wdata;
-  logic [12:0] fetch_pc;
-  logic [63:0] insn;
+  logic fetch_en;
+  logic [12:0] fetch_a, fetch_b;
+  logic [63:0] insn_a, insn_b;
 
   // The loader counts beats; RLAST carries nothing it does not know.
   logic unused_ok;
@@ -166,8 +167,11 @@ module nnfab_core (
       .we(imem_we),
       .waddr(imem_waddr),
       .wdata(imem_wdata),
-      .rd_pc(fetch_pc),
-      .insn(insn)
+      .en(fetch_en),
+      .pc_a(fetch_a),
+      .pc_b(fetch_b),
+      .insn_a(insn_a),
+      .insn_b(insn_b)
   );
 
   // ------------------------------------------------------ data port
@@ -279,8 +283,11 @@ module nnfab_core (
       .load_done(load_done),
       .load_error(load_error),
       .load_error_addr(load_error_addr),
-      .fetch_pc(fetch_pc),
-      .insn(insn),
+      .fetch_en(fetch_en),
+      .fetch_a(fetch_a),
+      .fetch_b(fetch_b),
+      .insn_a(insn_a),
+      .insn_b(insn_b),
       .rd_valid(s_rd_valid),
       .rd_addr(s_rd_addr),
       .rd_len(s_rd_len),
@@ -367,7 +374,7 @@ module nnfab_core (
   logic [7:0] sim_opcode  /*verilator public_flat_rd*/;
   logic [31:0] sim_status  /*verilator public_flat_rd*/;
   assign sim_retired = u_seq.retire;
-  assign sim_opcode = insn[NNFAB_F_OPCODE_LSB+:8];
+  assign sim_opcode = u_seq.d_word[NNFAB_F_OPCODE_LSB+:8];
   assign sim_status = status;
 
   // The data-port clients take turns (docs/rtl.md "Assertions"): the

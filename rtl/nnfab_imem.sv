@@ -1,7 +1,11 @@
 // On-chip program memory: MAX_PROGRAM_INSTRUCTIONS 64-bit instructions
 // (64 KiB) as beat-wide words, so the loader writes one 512-bit AXI beat per
-// cycle. Synchronous read (block RAM): the instruction of `rd_pc` is at
-// `insn` in the next cycle.
+// cycle. Two synchronous read ports (one true dual-port block RAM): the
+// sequencer fetches both successors of the instruction it is about to
+// execute, the fall-through on port A and the branch target on port B
+// (docs/rtl.md "Sequencer pipeline"). Port A also takes the loader's writes,
+// which never overlap a fetch. A read port with `en` low keeps its output,
+// so a stalled instruction keeps its successors.
 `include "nnfab_isa.svh"
 
 module nnfab_imem #(
@@ -12,17 +16,32 @@ module nnfab_imem #(
     input  logic                     we,
     input  logic [$clog2(BEATS)-1:0] waddr,
     input  logic [511:0]             wdata,
-    input  logic [12:0]              rd_pc,
-    output logic [63:0]              insn
+    input  logic                     en,
+    input  logic [12:0]              pc_a,
+    input  logic [12:0]              pc_b,
+    output logic [63:0]              insn_a,
+    output logic [63:0]              insn_b
 );
   logic [511:0] mem[BEATS];
-  logic [511:0] rdata;
-  logic [2:0] word_q;
+  logic [511:0] rdata_a, rdata_b;
+  logic [2:0] word_a, word_b;
+  logic [$clog2(BEATS)-1:0] addr_a;
+
+  assign addr_a = we ? waddr : pc_a[12:3];
 
   always_ff @(posedge clk) begin
-    if (we) mem[waddr] <= wdata;
-    rdata <= mem[rd_pc[12:3]];
-    word_q <= rd_pc[2:0];
+    if (we) mem[addr_a] <= wdata;
+    if (en) rdata_a <= mem[addr_a];
   end
-  assign insn = rdata[{word_q, 6'd0}+:64];
+  always_ff @(posedge clk) begin
+    if (en) rdata_b <= mem[pc_b[12:3]];
+  end
+  always_ff @(posedge clk) begin
+    if (en) begin
+      word_a <= pc_a[2:0];
+      word_b <= pc_b[2:0];
+    end
+  end
+  assign insn_a = rdata_a[{word_a, 6'd0}+:64];
+  assign insn_b = rdata_b[{word_b, 6'd0}+:64];
 endmodule

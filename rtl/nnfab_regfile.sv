@@ -1,18 +1,19 @@
-// r0..r31 in flip-flops: three combinational read ports (so an instruction
-// reads, computes and writes back in one cycle), two write ports (SWAP
-// writes two registers), a bulk write of one context beat (16 registers)
-// for RESUME, and a clear for a fresh start. r0 reads 0 and ignores writes.
+// r0..r31 in flip-flops. The sequencer reads the operands of the NEXT
+// instruction a cycle ahead, for both of its fetched candidates (the
+// fall-through and the branch target, docs/rtl.md "Sequencer pipeline"):
+// two sets of three combinational read ports, `_a` and `_b`. Two write ports
+// (SWAP writes two registers), a bulk write of one context beat (16
+// registers) for RESUME, and a clear for a fresh start. r0 reads 0 and
+// ignores writes; `all` is r0..r31 for the context save and the RD read.
 `include "nnfab_isa.svh"
 
 module nnfab_regfile (
     input  logic          clk,
     input  logic          clear,
-    input  logic [4:0]    ra,
-    input  logic [4:0]    rb,
-    input  logic [4:0]    rc,
-    output logic [31:0]   a,
-    output logic [31:0]   b,
-    output logic [31:0]   c,
+    input  logic [14:0]   ra_a,        // {rc, rb, ra} of candidate A
+    input  logic [14:0]   ra_b,        // {rc, rb, ra} of candidate B
+    output logic [95:0]   v_a,         // {c, b, a} of candidate A
+    output logic [95:0]   v_b,
     input  logic          we0,
     input  logic [4:0]    wa0,
     input  logic [31:0]   wd0,
@@ -22,17 +23,21 @@ module nnfab_regfile (
     input  logic          bulk_we,     // registers 16*bulk_half .. +15 from bulk_data
     input  logic          bulk_half,
     input  logic [511:0]  bulk_data,
-    output logic [1023:0] all          // r0..r31, for the context save
+    output logic [1023:0] all          // r0..r31
 );
   logic [31:0] regs[32];
-
-  assign a = ra == 5'd0 ? 32'd0 : regs[ra];
-  assign b = rb == 5'd0 ? 32'd0 : regs[rb];
-  assign c = rc == 5'd0 ? 32'd0 : regs[rc];
 
   always_comb begin
     for (int r = 0; r < 32; r++) all[r*32+:32] = r == 0 ? 32'd0 : regs[r];
   end
+
+  // The six read ports in the fabric's mux shape (nnfab_mux32: 4 cells).
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_read
+      nnfab_mux32 #(.W(32)) u_a (.s(ra_a[p*5+:5]), .d(all), .y(v_a[p*32+:32]));
+      nnfab_mux32 #(.W(32)) u_b (.s(ra_b[p*5+:5]), .d(all), .y(v_b[p*32+:32]));
+    end
+  endgenerate
 
   always_ff @(posedge clk) begin
     if (clear) begin

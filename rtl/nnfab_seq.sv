@@ -6,8 +6,17 @@
 // the tensor unit), the counters, and the stop (context save, draining posted
 // writes, STATUS/HALT_PC/FAULT_INFO).
 //
-// Fetch: the program memory is addressed with the pc the next cycle will
-// execute (pc_d), so a taken branch costs no bubble.
+// Pipeline (docs/rtl.md "Sequencer pipeline"): the instruction that
+// executes is held decoded in a register (d_word and its precomputed flags).
+// While it executes, the program memory already holds both of its possible
+// successors (port A the fall-through, port B the branch target, fetched the
+// cycle before from the registered pc and the registered target); the branch
+// decision only selects one of them into the decode register, so a taken
+// branch costs no bubble and no path runs from the program memory through
+// execute. The operands are read (and forwarded) for both candidates a cycle
+// ahead too, and the region check's constants are computed in decode; a
+// load/store outside the region is resolved a cycle late (S_MEMFAULT), which
+// undoes the cycle and retirement counted for it, so the fault stays precise.
 `include "nnfab_isa.svh"
 
 module nnfab_seq (
@@ -42,8 +51,11 @@ module nnfab_seq (
     input  logic          load_done,
     input  logic          load_error,
     input  logic [31:0]   load_error_addr,
-    output logic [12:0]   fetch_pc,
-    input  logic [63:0]   insn,
+    output logic          fetch_en,
+    output logic [12:0]   fetch_a,
+    output logic [12:0]   fetch_b,
+    input  logic [63:0]   insn_a,
+    input  logic [63:0]   insn_b,
     // data port
     output logic          rd_valid,
     output logic [63:0]   rd_addr,
@@ -88,10 +100,12 @@ module nnfab_seq (
     S_CTX_CHECK,
     S_LOAD,
     S_PRIME,
+    S_PRIME2,
     S_RUN,
     S_LOAD_WAIT,
     S_DIV,
     S_TENSOR,
+    S_MEMFAULT,
     S_SAVE,
     S_DRAIN,
     S_ABORT,
@@ -106,7 +120,7 @@ module nnfab_seq (
   state_t state;
   // arguments latched at start
   logic [63:0] data_addr, ctx_addr, loop_budget, exec_budget;
-  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4 + 2, DATA_SIZE - 1 + 2 (signed)
+  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4, DATA_SIZE - 1 (signed)
   logic [29:0] data_addr_hi_p1;      // DATA_ADDR[63:34] + 1
   logic [31:0] data_size, insn_limit, instructions;
   logic resume;
@@ -120,21 +134,36 @@ module nnfab_seq (
   logic [31:0] stop_status, stop_pc, stop_info;
   // context I/O
   logic [2:0] ctx_issued, ctx_got;
-  logic [511:0] ctx_hdr;
+  logic ctx_borrow;
+  logic prog_size_bad;  // PROG_SIZE's check, registered (the argument is stable while idle)
+  logic ctx_hdr_ok;  // the header beat's MAGIC, WD_ARMED and WD_ARMS rules
   // load in flight
   logic [5:0] ld_lane;
   logic ld_byte;
   logic [4:0] ld_rd;
+  logic mf_retired;
 
   // ------------------------------------------------------------ decode
+  // The executing instruction (d_word) and what decode precomputed for it a
+  // cycle early: legality, the pc range check, and one-hot flags for the
+  // loads/stores and the branch kinds.
+  logic [63:0] d_word;
+  logic d_legal, d_pc_out;
+  logic [8:0] d_flags;
   logic [2:0] cls;
   logic [4:0] fn, rd, ra, rb, rc;
   logic [1:0] ty;
   logic backedge, legal;
-  logic [31:0] imm, va, vb, vc, alu_y;
+  logic [31:0] imm;
+  (* keep *) logic [31:0] alu_y;  // a fence for ABC: the forward mux is one LUT after it
+  logic [31:0] va, vb, vc;  // the operands, read (and forwarded) a cycle ahead
+  logic d_ld, d_st, d_word_acc, d_wr, d_li, d_swap, d_t_lt, d_t_gt, d_t_eq;
+  assign {d_t_eq, d_t_gt, d_t_lt, d_swap, d_li, d_wr, d_word_acc, d_st, d_ld} = d_flags;
+  assign legal = d_legal;
 
+  logic dec_legal_unused;
   nnfab_decoder u_dec (
-      .insn(insn),
+      .insn(d_word),
       .cls(cls),
       .fn(fn),
       .rd(rd),
@@ -144,23 +173,97 @@ module nnfab_seq (
       .ty(ty),
       .backedge(backedge),
       .imm(imm),
-      .legal(legal)
+      .legal(dec_legal_unused)
   );
+
+  // The flags of a fetched word, registered with it.
+  // s ? b : a as AND-OR: Yosys' opt_share would otherwise move a $mux of two
+  // adders' results in front of one shared adder (two chains in a row).
+  function automatic [34:0] pick35(input s, input [34:0] b, input [34:0] a);
+    pick35 = ({35{s}} & b) | ({35{!s}} & a);
+  endfunction
+
+  function automatic [8:0] flags_of(input [7:0] w);  // the opcode byte
+    logic [2:0] c;
+    logic [4:0] f;
+    logic ctrl, brcmp;
+    c = w[7:5];
+    f = w[4:0];
+    ctrl = c == NNFAB_CLASS_CTRL;
+    brcmp = c == NNFAB_CLASS_BRCMP;
+    flags_of[0] = ctrl && (f == NNFAB_OP_LDW || f == NNFAB_OP_LDB);
+    flags_of[1] = ctrl && (f == NNFAB_OP_STW || f == NNFAB_OP_STB);
+    flags_of[2] = f == NNFAB_OP_LDW || f == NNFAB_OP_STW;
+    // writes rd through write port 0 in its execute cycle
+    flags_of[3] = (c == NNFAB_CLASS_SALU && f != NNFAB_FN_DIV) || (ctrl && (f == NNFAB_OP_LI || f == NNFAB_OP_SWAP));
+    flags_of[4] = ctrl && f == NNFAB_OP_LI;
+    flags_of[5] = ctrl && f == NNFAB_OP_SWAP;
+    // Taken when ra < rb (6), ra > rb (7), ra == rb (8): the one signed
+    // comparison serves every branch. BNZ/BZ compare ra with rb = r0 = 0 and
+    // JMP r0 with r0 (unused fields are zero in a legal instruction).
+    flags_of[6] = (brcmp && (f == NNFAB_FN_NE || f == NNFAB_FN_LT || f == NNFAB_FN_LE)) ||
+        (ctrl && (f == NNFAB_OP_BNZ || f == NNFAB_OP_JMP));
+    flags_of[7] = (brcmp && (f == NNFAB_FN_NE || f == NNFAB_FN_GT || f == NNFAB_FN_GE)) ||
+        (ctrl && (f == NNFAB_OP_BNZ || f == NNFAB_OP_JMP));
+    flags_of[8] = (brcmp && (f == NNFAB_FN_EQ || f == NNFAB_FN_LE || f == NNFAB_FN_GE)) ||
+        (ctrl && (f == NNFAB_OP_BZ || f == NNFAB_OP_JMP));
+  endfunction
+
+  // The legality rules on both fetched successors, before the branch decision.
+  logic legal_a, legal_b;
+  logic [2:0] unused_cls_a, unused_cls_b;
+  logic [4:0] unused_fn_a, unused_rd_a, unused_ra_a, unused_rb_a, unused_rc_a;
+  logic [4:0] unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b;
+  logic [1:0] unused_ty_a, unused_ty_b;
+  logic unused_be_a, unused_be_b;
+  logic [31:0] imm_a, imm_b;
+  nnfab_decoder u_dec_a (
+      .insn(insn_a),
+      .cls(unused_cls_a),
+      .fn(unused_fn_a),
+      .rd(unused_rd_a),
+      .ra(unused_ra_a),
+      .rb(unused_rb_a),
+      .rc(unused_rc_a),
+      .ty(unused_ty_a),
+      .backedge(unused_be_a),
+      .imm(imm_a),
+      .legal(legal_a)
+  );
+  nnfab_decoder u_dec_b (
+      .insn(insn_b),
+      .cls(unused_cls_b),
+      .fn(unused_fn_b),
+      .rd(unused_rd_b),
+      .ra(unused_ra_b),
+      .rb(unused_rb_b),
+      .rc(unused_rc_b),
+      .ty(unused_ty_b),
+      .backedge(unused_be_b),
+      .imm(imm_b),
+      .legal(legal_b)
+  );
+  logic [8:0] flags_a, flags_b;
+  assign flags_a = flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
+  assign flags_b = flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]);
+  logic unused_dec;
+  assign unused_dec = &{1'b0, dec_legal_unused, unused_cls_a, unused_cls_b, unused_fn_a, unused_rd_a, unused_ra_a,
+                        unused_rb_a, unused_rc_a, unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b,
+                        unused_ty_a, unused_ty_b, unused_be_a, unused_be_b, insn_a[31:28], insn_b[31:28], rb, rc, d_k[33:32]};
 
   logic rf_clear, rf_we0, rf_we1, rf_bulk_we, rf_bulk_half;
   logic [4:0] rf_wa0, rf_wa1;
   logic [31:0] rf_wd0, rf_wd1;
   logic [1023:0] rf_all;
 
+  logic [95:0] rfv_a, rfv_b;
   nnfab_regfile u_rf (
       .clk(clk),
       .clear(rf_clear),
-      .ra(ra),
-      .rb(rb),
-      .rc(rc),
-      .a(va),
-      .b(vb),
-      .c(vc),
+      .ra_a(insn_a[NNFAB_F_RA_LSB+:15]),
+      .ra_b(insn_b[NNFAB_F_RA_LSB+:15]),
+      .v_a(rfv_a),
+      .v_b(rfv_b),
       .we0(rf_we0),
       .wa0(rf_wa0),
       .wd0(rf_wd0),
@@ -173,7 +276,9 @@ module nnfab_seq (
       .all(rf_all)
   );
 
-  nnfab_alu u_alu (
+  nnfab_alu #(
+      .LATE_LAST(1)
+  ) u_alu (
       .fn(fn),
       .a(va),
       .b(vb),
@@ -236,56 +341,95 @@ module nnfab_seq (
   logic exec_on, loop_on, slice_on;  // budget != 0 / limit != 0
   logic exec_ge0, exec_ge1, loop_gt0, loop_gt1, slice_ge0, slice_ge1, step_cycle, step_retire, loop_rearmed;
   logic loop_expired, exec_expired, slice_end, pc_out;
+  logic [31:0] instructions_m1;  // pc + 1 >= instructions as pc >= instructions - 1 (instructions >= 1)
   assign exec_expired = exec_on && (step_cycle ? exec_ge1 : exec_ge0);
   assign loop_expired = wd_armed && loop_on && !loop_rearmed && (step_cycle ? loop_gt1 : loop_gt0);
   assign slice_end = slice_on && (step_retire ? slice_ge1 : slice_ge0);
-  assign pc_out = pc >= instructions;
+  assign pc_out = d_pc_out;
 
   // ------------------------------------------------------ load/store
   logic is_ld, is_st, is_word, mem_ok;
   logic [31:0] offset;
   logic [63:0] abs_addr;
-  assign is_ld = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_LDW || fn == NNFAB_OP_LDB);
-  assign is_st = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_STW || fn == NNFAB_OP_STB);
-  assign is_word = fn == NNFAB_OP_LDW || fn == NNFAB_OP_STW;
-  assign offset = va + imm;  // FAULT_INFO (the check below uses 35 bits)
+  assign is_ld = d_ld;
+  assign is_st = d_st;
+  assign is_word = d_word_acc;
+  assign offset = va + imm;  // FAULT_INFO
   // In the region when offset + bytes <= DATA_SIZE, i.e. when
-  // (DATA_SIZE - bytes + 2) + ~ra + ~imm >= 0 in 35 bits: the three terms
-  // go through one carry-save level and one carry chain, not two chains in
-  // a row (docs/rtl.md "Timing"); the limits are registered at start.
-  logic [34:0] lim, csa_s, csa_c, room_sum, nva, nimm;
-  assign lim = is_word ? mem_lim_w : mem_lim_b;
-  assign nva = {3'b111, ~va};
-  assign nimm = {3'b111, ~imm};
-  assign csa_s = lim ^ nva ^ nimm;
-  assign csa_c = {(lim[33:0] & nva[33:0]) | (lim[33:0] & nimm[33:0]) | (nva[33:0] & nimm[33:0]), 1'b0};
-  assign room_sum = csa_s + csa_c;
-  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !room_sum[34];
-  // DATA_ADDR (64-byte aligned) + ra + imm: the low 34 bits through one
-  // carry-save level, the high 30 by carry select from a registered increment.
-  logic [33:0] addr_s, addr_c;
-  logic [34:0] addr_lo;
-  assign addr_s = data_addr[33:0] ^ {2'b00, va} ^ {2'b00, imm};
-  assign addr_c = {(data_addr[32:0] & {1'b0, va}) | (data_addr[32:0] & {1'b0, imm}) | ({1'b0, va} & {1'b0, imm}), 1'b0};
-  assign addr_lo = {1'b0, addr_s} + {1'b0, addr_c};
-  assign abs_addr = {addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
-  logic unused_sum;
-  assign unused_sum = &{1'b0, room_sum[33:0]};
+  // ra <= K = DATA_SIZE - bytes - imm (35-bit signed): decode computes K
+  // for both fetched candidates, so execute only compares ra with a
+  // register (docs/rtl.md "Sequencer pipeline"). K <= DATA_SIZE - 1 fits
+  // 32 bits when it is not negative.
+  logic [34:0] d_k, k_a, k_b, kw_a, kb_a, kw_b, kb_b;
+  assign kw_a = mem_lim_w - {3'd0, imm_a};
+  assign kb_a = mem_lim_b - {3'd0, imm_a};
+  assign kw_b = mem_lim_w - {3'd0, imm_b};
+  assign kb_b = mem_lim_b - {3'd0, imm_b};
+  assign k_a = pick35(flags_a[2], kw_a, kb_a);
+  assign k_b = pick35(flags_b[2], kw_b, kb_b);
+  assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !d_k[34] && va <= d_k[31:0];
+  // DATA_ADDR (64-byte aligned) + ra + imm: decode adds imm to the low 34
+  // bits of DATA_ADDR, execute adds ra; the high 30 bits by carry select
+  // from a registered increment (the sum carries out at most once).
+  logic [34:0] d_base, base_a, base_b, addr_lo;
+  assign base_a = {1'b0, data_addr[33:0]} + {3'd0, imm_a};
+  assign base_b = {1'b0, data_addr[33:0]} + {3'd0, imm_b};
+  assign addr_lo = {1'b0, d_base[33:0]} + {3'd0, va};
+  assign abs_addr = {d_base[34] || addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
 
   // ------------------------------------------------------ branches
-  logic taken;
+  // Its own comparator (not the ALU's result mux) and the registered one-hot
+  // kind: register file -> compare -> one LUT level.
+  logic taken, br_eq, br_lt, br_gt;
+  logic signed [31:0] sva, svb;
+  assign sva = va;
+  assign svb = vb;
+  assign br_eq = va == vb;
+  assign br_lt = sva < svb;
+  assign br_gt = svb < sva;
+  assign taken = (br_lt && d_t_lt) || (br_gt && d_t_gt) || (br_eq && d_t_eq);
+
+  // ------------------------------------------------------ fetch
+  // When the instruction advances, the decode register takes the fetched
+  // successor the branch chose, and the memory is addressed with that
+  // successor's own two successors: pc + 2 or target + 1 (fall-through) and
+  // the target field of the chosen word. A stalled instruction keeps the
+  // memory's outputs (read enable low).
+  logic advance, sel_b;
+  logic [12:0] imm_p1, pc_p2, pc_p1;
+  // (the taken flags are cleared in S_PRIME, so sel_b is low in S_PRIME2;
+  // an instruction that completes in S_LOAD_WAIT, S_DIV or S_TENSOR has none)
+  assign sel_b = taken;
+  assign imm_p1 = imm[12:0] + 13'd1;
+  assign pc_p1 = pc[12:0] + 13'd1;
+  assign pc_p2 = pc[12:0] + 13'd2;
+  assign fetch_en = advance || state == S_PRIME || state == S_PRIME2;
   always_comb begin
-    taken = 1'b0;
-    if (cls == NNFAB_CLASS_BRCMP) taken = alu_y[0];
-    else if (cls == NNFAB_CLASS_CTRL) begin
-      case (fn)
-        NNFAB_OP_JMP: taken = 1'b1;
-        NNFAB_OP_BNZ: taken = va != 32'd0;
-        NNFAB_OP_BZ: taken = va == 32'd0;
-        default: taken = 1'b0;
-      endcase
+    if (state == S_PRIME) begin
+      fetch_a = pc[12:0];
+      fetch_b = pc[12:0];
+    end else if (state == S_PRIME2) begin
+      fetch_a = pc_p1;
+      fetch_b = imm_a[12:0];
+    end else begin
+      fetch_a = fetch_a_run;
+      fetch_b = fetch_b_run;
     end
   end
+  logic [12:0] fetch_a_run, fetch_b_run;
+  nnfab_mux2 #(.W(13)) u_fetch_a (.s(sel_b), .a(pc_p2), .b(imm_p1), .y(fetch_a_run));
+  nnfab_mux2 #(.W(13)) u_fetch_b (.s(sel_b), .a(imm_a[12:0]), .b(imm_b[12:0]), .y(fetch_b_run));
+
+  // The decode register's next value: the candidate the branch chose.
+  logic [63:0] n_word;
+  logic n_legal;
+  logic [8:0] n_flags;
+  logic [34:0] n_k, n_base;
+  nnfab_mux2 #(.W(64)) u_n_word (.s(sel_b), .a(insn_a), .b(insn_b), .y(n_word));
+  nnfab_mux2 #(.W(1)) u_n_legal (.s(sel_b), .a(legal_a), .b(legal_b), .y(n_legal));
+  nnfab_mux2 #(.W(9)) u_n_flags (.s(sel_b), .a(flags_a), .b(flags_b), .y(n_flags));
+  nnfab_mux2 #(.W(35)) u_n_k (.s(sel_b), .a(k_a), .b(k_b), .y(n_k));
+  nnfab_mux2 #(.W(35)) u_n_base (.s(sel_b), .a(base_a), .b(base_b), .y(n_base));
 
   // ------------------------------------------------------ context image
   logic [2047:0] ctx_image;
@@ -305,20 +449,76 @@ module nnfab_seq (
   // The validity rules of docs/isa.md; r0's word is checked as read (the
   // register file masks r0).
   logic ctx_valid, ctx_r0_zero;
-  assign ctx_valid = ctx_hdr[NNFAB_CTX_MAGIC*32+:32] == NNFAB_CONTEXT_MAGIC &&
-      ctx_hdr[NNFAB_CTX_WD_ARMED*32+:32] <= 32'd1 && !ctx_hdr[NNFAB_CTX_WD_ARMS*32+31] && ctx_r0_zero;
+  assign ctx_valid = ctx_hdr_ok && ctx_r0_zero;
 
   // RD as a fourth read port (TENSOR's destination offset, SWAP's old rd).
   logic [31:0] rf_dst;
   assign rf_dst = rf_all[{rd, 5'd0}+:32];
 
+  // ------------------------------------------------------ operands
+  // The operands of the next instruction are read while the current one
+  // executes, for both fetched candidates, and forwarded from what the
+  // current one writes this cycle. The forward ignores stops: an instruction
+  // that stops has no successor to read it. Write port 1 (SWAP's ra) wins
+  // over port 0 like in the register file.
+  logic [31:0] wd0_any, ld_data;
+  logic [4:0] fwd0_addr;
+  logic fwd0_en, fwd1_en;
+  assign ld_data = ld_byte ? {24'd0, r_data[{ld_lane, 3'd0}+:8]} : r_data[{ld_lane, 3'd0}+:32];
+  assign fwd0_en = (state == S_RUN && d_wr) || state == S_LOAD_WAIT || state == S_DIV;
+  assign fwd1_en = state == S_RUN && d_swap;
+  assign fwd0_addr = state == S_LOAD_WAIT ? ld_rd : rd;
+  nnfab_mux2 #(.W(32)) u_wd0 (.s(fwd_alu), .a(wd0_other), .b(alu_y), .y(wd0_any));
+  // The ALU's result is the latest: it enters through the last mux.
+  logic fwd_alu;
+  (* keep *) logic [31:0] wd0_other;
+  assign fwd_alu = state == S_RUN && d_wr && !d_li && !d_swap;
+  always_comb begin
+    if (state == S_LOAD_WAIT) wd0_other = ld_data;
+    else if (state == S_DIV) wd0_other = div_q;
+    else if (d_li) wd0_other = imm;
+    else wd0_other = va;  // SWAP
+  end
+  logic [95:0] opnd_next;
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_opnd
+      logic [4:0] xa, xb;
+      logic use0_a, use1_a, use0_b, use1_b, hit_a, hit_b, hit;
+      logic [31:0] rest_a, rest_b, rest;
+      assign xa = insn_a[NNFAB_F_RA_LSB+5*p+:5];
+      assign xb = insn_b[NNFAB_F_RA_LSB+5*p+:5];
+      assign use0_a = fwd0_en && fwd0_addr == xa && xa != 5'd0;
+      assign use0_b = fwd0_en && fwd0_addr == xb && xb != 5'd0;
+      assign use1_a = fwd1_en && ra == xa && xa != 5'd0;
+      assign use1_b = fwd1_en && ra == xb && xb != 5'd0;
+      // Everything but the ALU result and the branch decision, per candidate.
+      assign rest_a = use1_a ? rf_dst : use0_a ? wd0_other : rfv_a[p*32+:32];
+      assign rest_b = use1_b ? rf_dst : use0_b ? wd0_other : rfv_b[p*32+:32];
+      assign hit_a = use0_a && !use1_a && fwd_alu;
+      assign hit_b = use0_b && !use1_b && fwd_alu;
+      nnfab_mux2 #(.W(32)) u_rest (.s(sel_b), .a(rest_a), .b(rest_b), .y(rest));
+      nnfab_mux2 #(.W(1)) u_hit (.s(sel_b), .a(hit_a), .b(hit_b), .y(hit));
+      nnfab_mux2 #(.W(32)) u_opnd (.s(hit), .a(rest), .b(alu_y), .y(opnd_next[p*32+:32]));
+    end
+  endgenerate
+
+  // The context's beat addresses, CTX_ADDR + 64 * ctx_issued: the 2-bit sum
+  // of bits 7:6 selects bits 63:8 or their increment (built in two halves
+  // like inc64), not one 58-bit carry chain.
+  logic [63:0] ctx_beat_addr;
+  logic [2:0] ctx_lo;
+  logic [55:0] ctx_hi_p1;
+  assign ctx_lo = {1'b0, ctx_addr[7:6]} + {1'b0, ctx_issued[1:0]};
+  assign ctx_hi_p1 = {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
+  assign ctx_beat_addr = {ctx_lo[2] ? ctx_hi_p1 : ctx_addr[63:8], ctx_lo[1:0], 6'd0};
+
   // ------------------------------------------------------ next state
   state_t state_d;
   logic [31:0] pc_d;
   logic retire, count_cycle, stop, stop_save;
+  assign advance = retire;
   logic [31:0] stop_status_d, stop_pc_d, stop_info_d;
 
-  assign fetch_pc = pc_d[12:0];
   assign core_idle = state == S_IDLE;
   assign watchdog_state = {wd_armed, wd_arms};
   assign t_fn = fn;
@@ -359,7 +559,7 @@ module nnfab_seq (
     rf_clear = 1'b0;
     rf_we0 = 1'b0;
     rf_wa0 = rd;
-    rf_wd0 = alu_y;
+    rf_wd0 = wd0_any;
     rf_we1 = 1'b0;
     rf_wa1 = ra;
     rf_wd1 = rf_dst;
@@ -377,7 +577,7 @@ module nnfab_seq (
       S_CHECK: begin
         rf_clear = 1'b1;
         pc_d = 32'd0;
-        if (arg_prog_size[2:0] != 3'd0 || {3'd0, arg_prog_size[31:3]} > 32'(NNFAB_MAX_PROGRAM_INSTRUCTIONS)) begin
+        if (prog_size_bad) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_PROGRAM_FAULT;
           stop_pc_d = 32'd0;
@@ -394,8 +594,11 @@ module nnfab_seq (
       S_CTX_RD: begin
         // Four single-beat reads (never crossing 4 KiB), then the check.
         rd_valid = ctx_issued != 3'(CTX_BEATS);
-        rd_addr = {ctx_addr[63:6], 6'd0} + {55'd0, ctx_issued, 6'd0};
+        rd_addr = ctx_beat_addr;
         r_ready = 1'b1;
+        // The header beat goes straight into pc and the counters (cleared
+        // again if the context is invalid), not into a 512-bit buffer.
+        if (r_valid && ctx_got == 3'd0) pc_d = r_data[NNFAB_CTX_PC*32+:32];
         if (r_valid && (ctx_got == REGS_BEAT || ctx_got == REGS_BEAT + 3'd1)) begin
           rf_bulk_we = 1'b1;
           rf_bulk_half = ctx_got != REGS_BEAT;
@@ -408,12 +611,11 @@ module nnfab_seq (
         end
       end
       S_CTX_CHECK: begin
-        pc_d = ctx_hdr[NNFAB_CTX_PC*32+:32];
         if (!ctx_valid) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_BAD_CONTEXT;
           stop_pc_d = 32'd0;
-          stop_info_d = ctx_hdr[NNFAB_CTX_MAGIC*32+:32];
+          stop_info_d = stop_info;  // MAGIC, kept there when the header arrived
           pc_d = 32'd0;
         end else if (arg_prog_size == 32'd0) begin
           state_d = S_PRIME;
@@ -435,7 +637,8 @@ module nnfab_seq (
           end
         end
       end
-      S_PRIME: state_d = S_RUN;
+      S_PRIME: state_d = S_PRIME2;
+      S_PRIME2: state_d = S_RUN;
       S_RUN: begin
         if (bus_error) begin
           state_d = S_ABORT;
@@ -460,12 +663,12 @@ module nnfab_seq (
         end else if (!legal) begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ILLEGAL_INSTRUCTION;
-          stop_info_d = insn[31:0];
-        end else if ((is_ld || is_st) && !mem_ok) begin
-          stop = 1'b1;
-          stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
-          stop_info_d = offset;
+          stop_info_d = d_word[31:0];
         end else begin
+          // A load or store outside the region (mem_ok, the latest signal of
+          // this cycle) issues nothing and goes to S_MEMFAULT, which undoes
+          // the cycle and the retirement counted here: precise, as if it had
+          // stopped at this boundary (docs/rtl.md "Sequencer pipeline").
           count_cycle = 1'b1;
           case (cls)
             NNFAB_CLASS_SALU:
@@ -485,11 +688,13 @@ module nnfab_seq (
               if (is_ld) begin
                 // AXI orders nothing between reads and writes: a load waits
                 // until every posted store has been answered.
-                rd_valid = writes_idle;
+                rd_valid = writes_idle && mem_ok;
                 rd_addr = {abs_addr[63:6], 6'd0};
-                if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
+                if (!mem_ok) state_d = S_MEMFAULT;
+                else if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
               end else if (is_st) begin
-                sq_push = !sq_full;
+                sq_push = !sq_full && mem_ok;
+                if (!mem_ok) state_d = S_MEMFAULT;
                 sq_data = is_word ? {16{vb}} : {64{vb[7:0]}};
                 sq_strb = is_word ? (64'hF << abs_addr[5:0]) : (64'h1 << abs_addr[5:0]);
                 retire = !sq_full;
@@ -501,13 +706,9 @@ module nnfab_seq (
                     stop_status_d = imm == 32'd0 ? NNFAB_STATUS_DONE : NNFAB_STATUS_PROGRAM_ERROR;
                     stop_info_d = imm;
                   end
-                  NNFAB_OP_LI: begin
-                    rf_we0 = rd != 5'd0;
-                    rf_wd0 = imm;
-                  end
+                  NNFAB_OP_LI: rf_we0 = rd != 5'd0;
                   NNFAB_OP_SWAP: begin
                     rf_we0 = rd != 5'd0;
-                    rf_wd0 = va;
                     rf_we1 = ra != 5'd0;
                   end
                   default: ;
@@ -529,7 +730,6 @@ module nnfab_seq (
           end else begin
             rf_we0 = ld_rd != 5'd0;
             rf_wa0 = ld_rd;
-            rf_wd0 = ld_byte ? {24'd0, r_data[{ld_lane, 3'd0}+:8]} : r_data[{ld_lane, 3'd0}+:32];
             retire = 1'b1;
             pc_d = pc + 32'd1;
             state_d = S_RUN;
@@ -540,7 +740,6 @@ module nnfab_seq (
         count_cycle = 1'b1;
         if (div_done) begin
           rf_we0 = rd != 5'd0;
-          rf_wd0 = div_q;
           retire = 1'b1;
           pc_d = pc + 32'd1;
           state_d = S_RUN;
@@ -563,9 +762,17 @@ module nnfab_seq (
           end
         end
       end
+      S_MEMFAULT: begin
+        // The load or store at stop_pc was outside the region (execute
+        // recorded its pc and offset).
+        stop = 1'b1;
+        stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
+        stop_pc_d = stop_pc;
+        stop_info_d = stop_info;
+      end
       S_SAVE: begin
         sq_push = !sq_full && ctx_issued != 3'(CTX_BEATS);
-        sq_addr = {ctx_addr[63:6], 6'd0} + {55'd0, ctx_issued, 6'd0};
+        sq_addr = ctx_beat_addr;
         sq_data = ctx_image[{ctx_issued[1:0], 9'd0}+:512];
         sq_strb = '1;
         if (ctx_issued == 3'(CTX_BEATS)) state_d = S_DRAIN;
@@ -614,6 +821,20 @@ module nnfab_seq (
     end else begin
       state <= state_d;
       pc <= pc_d;
+      prog_size_bad <= arg_prog_size[2:0] != 3'd0 ||
+          {3'd0, arg_prog_size[31:3]} > 32'(NNFAB_MAX_PROGRAM_INSTRUCTIONS);
+      if (state == S_PRIME2 || advance) begin
+        // (sel_b is low in S_PRIME2: candidate A is then the word at pc)
+        d_word <= n_word;
+        d_legal <= n_legal;
+        d_flags <= n_flags;
+        d_k <= n_k;
+        d_base <= n_base;
+        {vc, vb, va} <= opnd_next;
+        if (state == S_PRIME2) d_pc_out <= pc >= instructions;
+        else d_pc_out <= sel_b ? imm >= instructions : instructions == 32'd0 || pc >= instructions_m1;
+      end
+      if (state == S_PRIME) d_flags <= '0;  // no branch taken in S_PRIME2
       if (count_cycle) begin
         cycles <= inc64(cycles);
         loop_elapsed <= inc64(loop_elapsed);
@@ -657,14 +878,15 @@ module nnfab_seq (
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
-          mem_lim_w <= {3'd0, data_size} - 35'd2;
-          mem_lim_b <= {3'd0, data_size} + 35'd1;
+          mem_lim_w <= {3'd0, data_size} - 35'd4;
+          mem_lim_b <= {3'd0, data_size} - 35'd1;
           data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
           exec_on <= exec_budget != 64'd0;
           loop_on <= loop_budget != 64'd0;
           slice_on <= insn_limit != 32'd0;
           exec_budget_m1 <= dec64(exec_budget);
           insn_limit_m1 <= insn_limit - 32'd1;
+          instructions_m1 <= instructions - 32'd1;
           wd_armed <= 1'b0;
           wd_arms <= '0;
           loop_start <= '0;
@@ -680,19 +902,36 @@ module nnfab_seq (
           if (rd_valid && rd_ready) ctx_issued <= ctx_issued + 3'd1;
           if (r_valid) begin
             ctx_got <= ctx_got + 3'd1;
-            if (ctx_got == 3'd0) ctx_hdr <= r_data;
+            if (ctx_got == 3'd0) begin
+              ctx_hdr_ok <= r_data[NNFAB_CTX_MAGIC*32+:32] == NNFAB_CONTEXT_MAGIC &&
+                  r_data[NNFAB_CTX_WD_ARMED*32+:32] <= 32'd1 && !r_data[NNFAB_CTX_WD_ARMS*32+31];
+              stop_info <= r_data[NNFAB_CTX_MAGIC*32+:32];
+              wd_armed <= r_data[NNFAB_CTX_WD_ARMED*32];
+              wd_arms <= r_data[NNFAB_CTX_WD_ARMS*32+:31];
+              loop_start <= r_data[NNFAB_CTX_LOOP_START*32+:64];
+              cycles <= r_data[NNFAB_CTX_CYCLES*32+:64];
+              iterations <= r_data[NNFAB_CTX_ITERATIONS*32+:64];
+              instret <= r_data[NNFAB_CTX_INSTRET*32+:64];
+            end
             if (ctx_got == REGS_BEAT) ctx_r0_zero <= r_data[31:0] == 32'd0;
           end
+          // CYCLES - LOOP_START, low half, from the restored registers (the
+          // header arrives at least three cycles before S_CTX_CHECK, which
+          // computes the high half).
+          {ctx_borrow, loop_elapsed[31:0]} <= {1'b0, cycles[31:0]} - {1'b0, loop_start[31:0]};
         end
         S_CTX_CHECK:
         if (ctx_valid) begin
-          wd_armed <= ctx_hdr[NNFAB_CTX_WD_ARMED*32];
-          wd_arms <= ctx_hdr[NNFAB_CTX_WD_ARMS*32+:31];
-          loop_start <= ctx_hdr[NNFAB_CTX_LOOP_START*32+:64];
-          cycles <= ctx_hdr[NNFAB_CTX_CYCLES*32+:64];
-          loop_elapsed <= sub64(ctx_hdr[NNFAB_CTX_CYCLES*32+:64], ctx_hdr[NNFAB_CTX_LOOP_START*32+:64]);
-          iterations <= ctx_hdr[NNFAB_CTX_ITERATIONS*32+:64];
-          instret <= ctx_hdr[NNFAB_CTX_INSTRET*32+:64];
+          loop_elapsed[63:32] <= cycles[63:32] - loop_start[63:32] - {31'd0, ctx_borrow};
+        end else begin
+          // A rejected context leaves every counter zero, as a fresh start.
+          wd_armed <= 1'b0;
+          wd_arms <= '0;
+          loop_start <= '0;
+          loop_elapsed <= '0;
+          cycles <= '0;
+          iterations <= '0;
+          instret <= '0;
         end
         S_RUN: begin
           cycles_at_issue <= cycles;
@@ -711,6 +950,10 @@ module nnfab_seq (
           ld_lane <= abs_addr[5:0];
           ld_byte <= !is_word;
           ld_rd <= rd;
+          // S_MEMFAULT's pc, offset and whether the cycle retired (a store)
+          stop_pc <= pc;
+          if ((is_ld || is_st) && !stop) stop_info <= offset;
+          mf_retired <= retire;
           if (bus_error) begin
             stop_status <= NNFAB_STATUS_BUS_ERROR;
             stop_pc <= pc;
@@ -722,6 +965,11 @@ module nnfab_seq (
           stop_pc <= pc;
         end else if (state == S_TENSOR && t_done && t_fault) begin
           cycles <= cycles_at_issue;  // a faulting instruction costs no cycles
+        end
+        S_MEMFAULT: begin
+          // The faulting instruction costs no cycle and does not retire.
+          cycles <= cycles_at_issue;
+          if (mf_retired) instret <= dec64(instret);
         end
         S_SAVE: if (sq_push) ctx_issued <= ctx_issued + 3'd1;
         S_DRAIN, S_ABORT:
@@ -741,6 +989,13 @@ module nnfab_seq (
       if (state == S_CTX_RD && bus_error) begin
         stop_status <= NNFAB_STATUS_BUS_ERROR;
         stop_pc <= 32'd0;
+        // the counters stay zero, whatever part of the context arrived
+        wd_armed <= 1'b0;
+        wd_arms <= '0;
+        loop_start <= '0;
+        cycles <= '0;
+        iterations <= '0;
+        instret <= '0;
       end
     end
   end
@@ -752,7 +1007,7 @@ module nnfab_seq (
   // program runs, CYCLES by at most one per clock.
   state_t a_state;
   logic [63:0] a_cycles, a_iterations, a_instret;
-  logic a_counting;
+  logic a_counting, a_mem;
   assign a_counting = a_state == S_LOAD || a_state == S_RUN || a_state == S_LOAD_WAIT || a_state == S_DIV;
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -794,6 +1049,9 @@ module nnfab_seq (
         else $error("ITERATIONS not monotonic");
       end
       if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+      a_mem <= state == S_RUN && (is_ld || is_st) && !mem_ok;
+      if (state == S_MEMFAULT) assert (a_state == S_RUN && a_mem)
+        else $error("sequencer: S_MEMFAULT without a load or store outside the region");
     end
   end
 `endif

@@ -87,7 +87,8 @@ module nnfab_tensor_vec #(
   logic [31:0] t;              // output beats produced
   logic [5:0] rel[3];
   logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
-  logic [57:0] k0[3], fs[3], ls[3];
+  logic [57:0] fs[3], ls[3];
+  logic borrow[3];  // src % 64 < dst % 64: the window starts a beat before the source's first (k0 = fs - 1)
   logic [511:0] cur[3];
   logic real_q[3];             // nxt <= ls: the next beat is one of the source's
 
@@ -204,7 +205,10 @@ module nnfab_tensor_vec #(
       ready[s] = !used[s] || !next_real[s] || f_valid[s];
       all_ready = all_ready && ready[s];
       // Priming loads beat k0, which is real when it is the source's first.
-      prime_ready = prime_ready && (!used[s] || k0[s] != fs[s] || f_valid[s]);
+      // k0 == fs exactly when the window starts at the source's first beat
+      // (no borrow): the registered flag, not a 58-bit compare in front of
+      // the FIFOs' pop and count.
+      prime_ready = prime_ready && (!used[s] || borrow[s] || f_valid[s]);
       pair[s] = {next_beat[s], cur[s]} >> {rel[s], 3'd0};
       window[s] = pair[s][511:0];
     end
@@ -231,7 +235,7 @@ module nnfab_tensor_vec #(
   end
   always_comb
     for (int s = 0; s < 3; s++)
-      f_pop[s] = used[s] && ((fire && next_real[s]) || (state == V_PRIME && prime_ready && k0[s] == fs[s]));
+      f_pop[s] = used[s] && ((fire && next_real[s]) || (state == V_PRIME && prime_ready && !borrow[s]));
 
   // ----------------------------------------------------------- writes
   logic [57:0] aw_beat;
@@ -274,7 +278,6 @@ module nnfab_tensor_vec #(
   logic [63:0] src_in[3], src_q[3], src_end[3];
   logic [37:0] dst_q, dst_end;  // the destination's beat counts need 32 bits
   logic [31:0] end_off;
-  logic borrow[3];
   logic [31:0] dend_beat;  // low word of the last destination beat
 
   // x + off (off < 2^32): the low word adds, the high word takes the carry
@@ -284,12 +287,9 @@ module nnfab_tensor_vec #(
     lo = {1'b0, x[31:0]} + {1'b0, off};
     add_off = {lo[32] ? x[63:32] + 32'd1 : x[63:32], lo[31:0]};
   endfunction
-  // x + 1 and x - 1 on 58-bit beat numbers, the high half by carry select.
+  // x + 1 on 58-bit beat numbers, the high half by carry select.
   function automatic [57:0] inc58(input [57:0] x);
     inc58 = {x[28:0] == 29'h1FFF_FFFF ? x[57:29] + 29'd1 : x[57:29], x[28:0] + 29'd1};
-  endfunction
-  function automatic [57:0] dec58(input [57:0] x);
-    dec58 = {x[28:0] == 29'd0 ? x[57:29] - 29'd1 : x[57:29], x[28:0] - 29'd1};
   endfunction
 
   always_comb begin
@@ -386,7 +386,6 @@ module nnfab_tensor_vec #(
           dend_beat <= dst_end[37:6];
           for (int s = 0; s < 3; s++) begin
             ls[s] <= src_end[s][63:6];
-            k0[s] <= borrow[s] ? dec58(fs[s]) : fs[s];
             nxt[s] <= borrow[s] ? fs[s] : inc58(fs[s]);
           end
           state <= V_SETUP2;
@@ -403,7 +402,7 @@ module nnfab_tensor_vec #(
           // nxt and ls stay as loaded during V_PRIME.
           for (int s = 0; s < 3; s++) real_q[s] <= le58(nxt[s], ls[s]);
           if (prime_ready) begin
-            for (int s = 0; s < 3; s++) cur[s] <= k0[s] == fs[s] ? f_data[s] : '0;
+            for (int s = 0; s < 3; s++) cur[s] <= !borrow[s] ? f_data[s] : '0;
             state <= V_STEP;
           end
         end

@@ -1,9 +1,14 @@
 #include "platform_run.h"
 
+#include <systemc.h>  // before verilated.h, as the SystemC model needs
+#include <verilated.h>
+
 #include <chrono>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "rtl_assert.h"
 
 namespace nnfab::sim {
 
@@ -19,7 +24,12 @@ PlatformRun runOnPlatform(const PlatformOptions& options, const compiler::Progra
   sc_core::sc_start(sc_core::sc_time(options.limitMs, sc_core::SC_MS));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   const HostOutcome& outcome = platform.host().outcome();
-  if (!platform.host().finished()) {
+  if (Verilated::threadContextp()->gotError()) {
+    // An RTL assertion failed (the core is Verilated with --assert).
+    Verilated::threadContextp()->gotError(false);
+    Verilated::threadContextp()->gotFinish(false);
+    run.status = generalFailure(fmt::format("RTL assertion failed: {}", takeRtlAssertionFailure()));
+  } else if (!platform.host().finished()) {
     run.status = generalFailure(
         fmt::format("the execution did not finish within {} ms of simulated time", options.limitMs));
   } else {

@@ -1,8 +1,9 @@
 // The RTL's ALU (nnfab_alu, 32-bit and BOOL8 lanes) and floor divider
 // (nnfab_divider), Verilated alone, against nnfab's INT32 semantics
 // (isa/int32_semantics.h through the ISA reference of the tensor tests):
-// every function on every pair of edge values plus random operands, and the
-// divider's latency.
+// every function on every pair of edge values plus random operands (the
+// plain ALU and the sequencer's LATE_LAST structure), and the divider's
+// latency.
 #include <gtest/gtest.h>
 #include <verilated.h>
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "Vnnfab_alu.h"
+#include "Vnnfab_alu_late.h"
 #include "Vnnfab_divider.h"
 #include "hls/tensor_test_util.h"
 
@@ -23,9 +25,10 @@ const std::vector<uint32_t>& edgeValues() {
 }
 
 // The context outlives the model.
+template <typename Model>
 struct Alu {
   VerilatedContext context;
-  Vnnfab_alu model{&context};
+  Model model{&context};
   uint32_t operator()(uint32_t fn, uint32_t a, uint32_t b, uint32_t c) {
     model.fn = fn;
     model.a = a;
@@ -72,8 +75,9 @@ struct Divider {
   }
 };
 
-TEST(RtlAlu, EveryFunctionOnEdgeValuesAndRandomOperands) {
-  Alu alu;
+template <typename Model>
+void checkEveryFunction() {
+  Alu<Model> alu;
   std::mt19937 rng(5);
   for (uint32_t fn = 0; fn < isa::kNumAluFns; ++fn) {
     if (fn == isa::kFnDIV) continue;  // the divider's job
@@ -86,6 +90,11 @@ TEST(RtlAlu, EveryFunctionOnEdgeValuesAndRandomOperands) {
     for (int i = 0; i < 20000; ++i) check(rng(), rng(), rng());
   }
 }
+
+TEST(RtlAlu, EveryFunctionOnEdgeValuesAndRandomOperands) { checkEveryFunction<Vnnfab_alu>(); }
+
+// The sequencer's instance: one shared adder, late results in a final level.
+TEST(RtlAlu, LateLastVariantComputesTheSameFunctions) { checkEveryFunction<Vnnfab_alu_late>(); }
 
 TEST(RtlDivider, FloorDivisionWithNnfabEdgeCasesIn34Cycles) {
   Divider div;
