@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core_alu.h"
+#include "core_float.h"
 #include "core_mem.h"
 #include "isa/cycle_model.h"
 #include "nnfab_isa.h"
@@ -25,10 +26,13 @@ struct TensorOperands {
   uint32_t dst;
   uint32_t src[kMaxSources];
   uint32_t descriptor;
+  uint32_t act;  // FLOAT32 ADD/SUB/MUL/DIV: the fused activation code from RC; else 0
 };
 
 // status is isa::kStatusDONE when the instruction completed (it does not stop
-// the core), else ACCESS_FAULT with faultInfo.
+// the core), else ACCESS_FAULT with faultInfo, or ILLEGAL_INSTRUCTION (an FC
+// descriptor with strides or an unknown activation; the caller supplies
+// FAULT_INFO).
 struct TensorOutcome {
   uint32_t status;
   uint32_t faultInfo;
@@ -75,7 +79,10 @@ DESCRIPTOR:
   const uint32_t* stride[kMaxSources] = {desc + isa::kDescSTRIDE_A, desc + isa::kDescSTRIDE_B,
                                          desc + isa::kDescSTRIDE_C};
   const uint32_t sources = isa::fnOperands(op.fn);
-  const uint32_t resultBytes = isa::typeBytes(isa::fnResultIsBool(op.fn) ? isa::kTypeBOOL8 : op.type);
+  const uint32_t resultBytes = isa::typeBytes(isa::fnResultType(op.fn, op.type));
+  // FLOAT32 sources, or CVT from INT32: the FP side of the ALU.
+  const bool floatPath = op.type == isa::kTypeFLOAT32 || op.fn == isa::kFnCVT;
+  const CycleEvent costEvent = floatPath ? kCycleTensorFloat : kCycleTensor;
 
   // Elements, stopping once the destination cannot fit (dims are < 2^32, so
   // the product of two factors never overflows 64 bits).
@@ -87,7 +94,7 @@ DESCRIPTOR:
   bool empty = false;
   for (uint32_t k = 0; k < isa::kMAX_RANK; ++k) empty = empty || dim[k] == 0;
   if (empty) {
-    TensorOutcome noop = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleTensor, op.fn, 0, 0, 0})};
+    TensorOutcome noop = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{costEvent, op.fn, 0, 0, 0})};
     return noop;
   }
 
@@ -126,8 +133,15 @@ ELEMENTS:
 #pragma HLS UNROLL
       if (s < sources) v[s] = loadElement(data, op.src[s] + index[s] * srcBytes[s], srcBytes[s]);
     }
-    storeElement(data, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes,
-                 aluApply(op.fn, v[0], v[1], v[2]));
+    uint32_t result;
+    if (!floatPath) {
+      result = aluApply(op.fn, v[0], v[1], v[2]);
+    } else if (op.type == isa::kTypeINT32) {
+      result = intToFloatBits(v[0]);  // CVT INT32 -> FLOAT32
+    } else {
+      result = floatApply(op.fn, v[0], v[1], v[2], op.act);
+    }
+    storeElement(data, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes, result);
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       index[s] += stride[s][kInnermost];
@@ -146,7 +160,64 @@ ELEMENTS:
     }
   }
   TensorOutcome done = {isa::kStatusDONE, 0,
-                        cycleCost(cp, CycleQuery{kCycleTensor, op.fn, elements, readBytes, writeBytes})};
+                        cycleCost(cp, CycleQuery{costEvent, op.fn, elements, readBytes, writeBytes})};
+  return done;
+}
+
+// FC (FULLY_CONNECTED): out[b][u] = act(acc + bias[u]), acc summed from +0
+// over i in increasing order with each product rounded first — the CPU
+// executor's order. The hardware interleaves independent (b, u) sums in its
+// adder pipelines; the C-simulation computes them one after another, which
+// gives the same bits because each sum's order is the same.
+static inline TensorOutcome executeFc(uint32_t* data, uint32_t dataSize, const TensorOperands& op,
+                                      const CycleParams& cp) {
+  if (op.descriptor % isa::kDESCRIPTOR_BYTES != 0 || !inRegion(op.descriptor, isa::kDESCRIPTOR_BYTES, dataSize)) {
+    return tensorFault(op.descriptor);
+  }
+  uint32_t desc[kDescriptorWords];
+FC_DESCRIPTOR:
+  for (uint32_t w = 0; w < kDescriptorWords; ++w) {
+#pragma HLS PIPELINE II=1
+    desc[w] = loadWord(data, op.descriptor + w * kWordBytes);
+  }
+  bool stridesZero = true;
+  for (uint32_t w = isa::kDescSTRIDE_A; w < kDescriptorWords; ++w) stridesZero = stridesZero && desc[w] == 0;
+  const uint32_t batch = desc[isa::kDescDIM + 0], units = desc[isa::kDescDIM + 1];
+  const uint32_t inputSize = desc[isa::kDescDIM + 2], act = desc[isa::kDescDIM + 3];
+  if (!stridesZero || act >= kNumActivations) {
+    TensorOutcome illegal = {isa::kStatusILLEGAL_INSTRUCTION, 0, 0};
+    return illegal;
+  }
+  if (batch == 0 || units == 0 || inputSize == 0) {
+    TensorOutcome noop = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleFc, 0, 0, 0, 0})};
+    return noop;
+  }
+  const uint64_t word = kWordBytes;
+  const uint64_t outs = static_cast<uint64_t>(batch) * units;
+  if (op.dst % word != 0 || !inRegion(op.dst, outs * word, dataSize)) return tensorFault(op.dst);
+  const uint64_t sizes[kMaxSources] = {static_cast<uint64_t>(batch) * inputSize * word,
+                                       static_cast<uint64_t>(units) * inputSize * word,
+                                       static_cast<uint64_t>(units) * word};
+  for (uint32_t s = 0; s < kMaxSources; ++s) {
+    if (op.src[s] % word != 0 || !inRegion(op.src[s], sizes[s], dataSize)) return tensorFault(op.src[s]);
+  }
+FC_OUTPUTS:
+  for (uint32_t b = 0; b < batch; ++b) {
+    for (uint32_t u = 0; u < units; ++u) {
+      float acc = 0.0f;
+    FC_DOT:
+      for (uint32_t i = 0; i < inputSize; ++i) {
+        const float x = asFloat(loadWord(data, op.src[0] + (static_cast<uint64_t>(b) * inputSize + i) * word));
+        const float w = asFloat(loadWord(data, op.src[1] + (static_cast<uint64_t>(u) * inputSize + i) * word));
+        const float product = x * w;  // rounded before it is added (no contraction)
+        acc = acc + product;
+      }
+      const float bias = asFloat(loadWord(data, op.src[2] + static_cast<uint64_t>(u) * word));
+      storeWord(data, op.dst + (static_cast<uint64_t>(b) * units + u) * word,
+                floatBits(applyActivation(act, acc + bias)));
+    }
+  }
+  TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleFc, batch, units, inputSize, 0})};
   return done;
 }
 

@@ -18,7 +18,7 @@ uint64_t encode(uint32_t opcode, uint32_t rd, uint32_t ra, uint32_t rb, uint32_t
 }
 
 struct Outputs {
-  uint32_t watchdog, status, haltPc, faultInfo, id, version;
+  uint32_t watchdog, status, haltPc, faultInfo, features, id, version;
   uint64_t cycles, iterations, instret;
 };
 
@@ -26,7 +26,7 @@ Outputs run(const uint64_t* prog, uint32_t instructions, uint32_t* data, uint32_
   Outputs o = {};
   const uint32_t preempt = 0;
   nnfab_core(prog, data, ctx, instructions * kINSTRUCTION_BYTES, dataBytes, 0, 0, 0, 0, &preempt, &o.watchdog,
-             &o.status, &o.haltPc, &o.faultInfo, &o.cycles, &o.iterations, &o.instret, &o.id, &o.version);
+             &o.status, &o.haltPc, &o.faultInfo, &o.features, &o.cycles, &o.iterations, &o.instret, &o.id, &o.version);
   return o;
 }
 

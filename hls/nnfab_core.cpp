@@ -103,6 +103,11 @@ struct FieldUse {
   bool rd, ra, rb, rc, imm, backedge, type;
 };
 
+bool floatActivation(const isa::Fields& f) {
+  return (f.opcode & isa::kClassMask) == isa::kClassTENSOR && f.type == isa::kTypeFLOAT32 &&
+         isa::fnFloatActivation(f.opcode & isa::kFnMask);
+}
+
 // False for an unknown opcode or a function/type the class does not define.
 bool fieldUse(const isa::Fields& f, FieldUse& u) {
   const uint32_t cls = f.opcode & isa::kClassMask;
@@ -127,7 +132,7 @@ bool fieldUse(const isa::Fields& f, FieldUse& u) {
         default: return false;
       }
     case isa::kClassSALU:
-      if (fn >= isa::kNumAluFns) return false;
+      if (fn >= isa::kNumAluFns || isa::fnTensorOnly(fn)) return false;
       u.rd = u.ra = true;
       u.rb = isa::fnOperands(fn) >= 2;
       u.rc = isa::fnOperands(fn) >= 3;
@@ -140,8 +145,9 @@ bool fieldUse(const isa::Fields& f, FieldUse& u) {
       if (fn >= isa::kNumAluFns || ((isa::fnTypeMask(fn) >> f.type) & 1u) == 0) return false;
       u.rd = u.ra = u.imm = u.type = true;
       u.rb = isa::fnOperands(fn) >= 2;
-      u.rc = isa::fnOperands(fn) >= 3;
-      return true;
+      // FLOAT32 ADD/SUB/MUL/DIV read a fused activation code from RC (0..3).
+      u.rc = isa::fnOperands(fn) >= 3 || floatActivation(f);
+      return !floatActivation(f) || f.rc < kNumActivations;
     default:
       return false;
   }
@@ -183,11 +189,14 @@ bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataS
     op.src[1] = b;
     op.src[2] = st.regs[f.rc];
     op.descriptor = f.imm;
-    const TensorOutcome r = executeTensor(data, dataSize, op, cp);
+    op.act = floatActivation(f) ? f.rc : 0u;
+    if (op.act != 0) op.src[2] = 0;
+    const TensorOutcome r = fn == isa::kFnFC ? executeFc(data, dataSize, op, cp) : executeTensor(data, dataSize, op, cp);
     if (r.status != isa::kStatusDONE) {
       stop.status = r.status;
       stop.haltPc = st.pc;
-      stop.faultInfo = r.faultInfo;
+      // An FC descriptor it cannot run is reported like a bad encoding.
+      stop.faultInfo = r.status == isa::kStatusILLEGAL_INSTRUCTION ? lo(isa::encodeFields(f)) : r.faultInfo;
       return false;
     }
     cost = r.cycles;
@@ -259,7 +268,7 @@ Stop stopAt(uint32_t status, uint32_t pc, uint32_t info) {
 void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
                             uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                             uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                             volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
                             const CycleParams& params) {
   CoreState st;
@@ -342,6 +351,7 @@ MAIN:
   *fault_info = stop.faultInfo;
   *id = isa::kCORE_ID;
   *isa_version = isa::kIsaVersion;
+  *features = nnfab::hls::kCoreFeatures;
 }
 
 }  // namespace hls
@@ -350,7 +360,7 @@ MAIN:
 extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version) {
   // Offsets pinned to docs/register-map.md; pragma arguments must be
   // literals, so the static_asserts below tie them to the generated map.
@@ -371,6 +381,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=status offset=0x50 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=halt_pc offset=0x54 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=fault_info offset=0x58 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=features offset=0x5C bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=cycles offset=0x60 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=iterations offset=0x68 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=instret offset=0x70 bundle=control
@@ -382,6 +393,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=ap_none port=status
 #pragma HLS INTERFACE mode=ap_none port=halt_pc
 #pragma HLS INTERFACE mode=ap_none port=fault_info
+#pragma HLS INTERFACE mode=ap_none port=features
 #pragma HLS INTERFACE mode=ap_none port=cycles
 #pragma HLS INTERFACE mode=ap_none port=iterations
 #pragma HLS INTERFACE mode=ap_none port=instret
@@ -396,6 +408,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kRegEXEC_BUDGET == 0x40 && nnfab::isa::kRegPREEMPT == 0x48 &&
                     nnfab::isa::kRegWATCHDOG_STATE == 0x4C && nnfab::isa::kRegSTATUS == 0x50 &&
                     nnfab::isa::kRegHALT_PC == 0x54 && nnfab::isa::kRegFAULT_INFO == 0x58 &&
+                    nnfab::isa::kRegFEATURES == 0x5C &&
                     nnfab::isa::kRegCYCLES == 0x60 && nnfab::isa::kRegITERATIONS == 0x68 &&
                     nnfab::isa::kRegINSTRET == 0x70 && nnfab::isa::kRegID == 0x78 &&
                     nnfab::isa::kRegISA_VERSION == 0x7C,
@@ -403,6 +416,6 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
   static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64,
                 "the m_axi depths above no longer match isa/isa.json");
   nnfab::hls::nnfab_core_with_params(prog, data, ctx, prog_size, data_size, mode, insn_limit, loop_budget,
-                                     exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, cycles,
+                                     exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, features, cycles,
                                      iterations, instret, id, isa_version, nnfab::hls::kDefaultCycleParams);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "isa/cycle_model.h"
+#include "nnfab_isa.h"
 
 // One start of the core (ap_start .. ap_done). Arguments in register-map
 // order; the m_axi pointers are the device addresses PROG_ADDR, DATA_ADDR and
@@ -24,18 +25,21 @@
 extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                           uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version);
 
 namespace nnfab {
 namespace hls {
+
+// The FEATURES register of this core: it executes FLOAT32, CVT and FC.
+static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32;
 
 // The same core with another memory latency in its cycle model (a device
 // option of the hls backend); nnfab_core is this with kDefaultCycleParams.
 void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
                             uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                             uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, volatile uint64_t* cycles,
+                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                             volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
                             const CycleParams& params);
 

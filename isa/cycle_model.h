@@ -23,6 +23,8 @@ enum CycleEvent : uint32_t {
   kCycleContextIo,    // saving or restoring the context
   kCycleInstruction,  // a = opcode of a non-TENSOR instruction
   kCycleTensor,       // a = fn, b = elements, c = read bytes, d = write bytes
+  kCycleTensorFloat,  // TYPE FLOAT32 (and CVT): a = fn, b = elements, c = read bytes, d = write bytes
+  kCycleFc,           // FC: a = batch, b = units, c = input_size
 };
 
 struct CycleQuery {
@@ -42,6 +44,21 @@ static constexpr uint64_t ceilBeats(uint64_t bytes) {
   return (bytes + isa::kMEM_BEAT_BYTES - 1) / isa::kMEM_BEAT_BYTES;
 }
 static constexpr uint64_t maxU64(uint64_t x, uint64_t y) { return x > y ? x : y; }
+static constexpr uint64_t ceilDiv(uint64_t x, uint64_t y) { return (x + y - 1) / y; }
+
+// FLOAT32 functions that only move bits (sign, copy, select) run in the
+// vector engine like INT32; the others go through one pipelined FP unit.
+static constexpr bool floatMovesBits(uint64_t fn) {
+  return fn == isa::kFnMOV || fn == isa::kFnABS || fn == isa::kFnNEG || fn == isa::kFnSEL;
+}
+
+// FC's outputs in waves of one batch row and up to FC_LANES * FC_INTERLEAVE
+// units (docs/isa.md "Cycle model", fc).
+static constexpr uint64_t kFcWaveUnits = uint64_t{isa::kFC_LANES} * isa::kFC_INTERLEAVE;
+static constexpr uint64_t fcWaves(uint64_t batch, uint64_t units) { return batch * ceilDiv(units, kFcWaveUnits); }
+static constexpr uint64_t fcReadBytes(uint64_t batch, uint64_t units, uint64_t inputSize) {
+  return 4u * (fcWaves(batch, units) * inputSize + batch * units * (inputSize + 1u));
+}
 
 // Every formula of the model. A tensor instruction's read bytes count each
 // source once per element it supplies, or once per row when the source's
@@ -62,6 +79,16 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       // streams one beat per cycle on the read and write ports in parallel.
       if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + maxU64(q.b, ceilBeats(q.c));
       return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
+    case kCycleTensorFloat:
+      if (floatMovesBits(q.a)) return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
+      return kTensorFixedCycles + p.mem_latency +
+             (q.a == isa::kFnDIV ? isa::kCycle_fp_div_latency : isa::kCycle_fp_latency) +
+             maxU64(q.b, maxU64(ceilBeats(q.c), ceilBeats(q.d)));
+    case kCycleFc:
+      if (q.a == 0 || q.b == 0 || q.c == 0) return kTensorFixedCycles + p.mem_latency;
+      return kTensorFixedCycles + p.mem_latency + 2u * isa::kCycle_fp_latency +
+             maxU64(maxU64(ceilBeats(fcReadBytes(q.a, q.b, q.c)), ceilBeats(4u * q.a * q.b)),
+                    fcWaves(q.a, q.b) * q.c * isa::kFC_INTERLEAVE);
   }
   return 0;
 }

@@ -150,9 +150,25 @@ std::string cppHeader(const json& isa) {
   }
   h << "0u;\n}\n";
   h << "static constexpr bool fnIsComparison(uint32_t fn) {\n  return fn >= kFnEQ && fn <= kFnGE;\n}\n";
+  // Functions only the TENSOR class takes (SALU rejects them), and those
+  // whose FLOAT32 form reads a fused activation code from RC.
+  auto fnFlag = [&](const char* name, const char* key) {
+    h << "static constexpr bool " << name << "(uint32_t fn) {\n  return ";
+    for (const auto& f : isa["alu_functions"])
+      if (f.value(key, false)) h << "fn == " << f["code"].get<int>() << " || ";
+    h << "false;\n}\n";
+  };
+  fnFlag("fnTensorOnly", "tensor_only");
+  fnFlag("fnFloatActivation", "float_activation");
+  // CVT's result is the other numeric type; every other function's is BOOL8 or TYPE.
+  h << "static constexpr uint32_t fnResultType(uint32_t fn, uint32_t type) {\n  return ";
+  for (const auto& f : isa["alu_functions"])
+    if (f["result"] == "converted")
+      h << "fn == " << f["code"].get<int>() << " ? (type == kTypeINT32 ? kTypeFLOAT32 : kTypeINT32) : ";
+  h << "fnResultIsBool(fn) ? static_cast<uint32_t>(kTypeBOOL8) : type;\n}\n";
   h << "static constexpr uint32_t fnScalarCycles(uint32_t fn) {\n  return ";
   for (const auto& f : isa["alu_functions"])
-    if (f["cycles"] != "1") h << "fn == " << f["code"].get<int>() << " ? " << f["cycles"].get<std::string>() << "u : ";
+    if (f["cycles"] != "1" && f["cycles"] != "-") h << "fn == " << f["code"].get<int>() << " ? " << f["cycles"].get<std::string>() << "u : ";
   h << "1u;\n}\n";
 
   h << "\n// Stop statuses (register STATUS).\nenum Status : uint32_t {\n";
@@ -267,6 +283,8 @@ std::string svh(const json& isa) {
   v << "localparam logic [31:0] NNFAB_FNS_TWO_OPERANDS = 32'h" << fnMask([](const json& f) { return f["operands"].get<int>() >= 2; }) << ";\n";
   v << "localparam logic [31:0] NNFAB_FNS_THREE_OPERANDS = 32'h" << fnMask([](const json& f) { return f["operands"].get<int>() >= 3; }) << ";\n";
   v << "localparam logic [31:0] NNFAB_FNS_RESULT_BOOL = 32'h" << fnMask([](const json& f) { return f["result"] == "BOOL8"; }) << ";\n";
+  v << "localparam logic [31:0] NNFAB_FNS_TENSOR_ONLY = 32'h" << fnMask([](const json& f) { return f.value("tensor_only", false); }) << ";\n";
+  v << "localparam logic [31:0] NNFAB_FNS_FLOAT_ACTIVATION = 32'h" << fnMask([](const json& f) { return f.value("float_activation", false); }) << ";\n";
   // The comparisons are EQ..GE, as fnIsComparison() in the C++ header.
   int eqCode = -1, geCode = -1;
   for (const auto& f : isa["alu_functions"]) {
@@ -282,6 +300,15 @@ std::string svh(const json& isa) {
       return false;
     }) << ";\n";
     v << "localparam int NNFAB_TYPE_BYTES_" << tn << " = " << t["bytes"].get<int>() << ";\n";
+  }
+  {
+    // The FEATURES value of the RTL kernel: the bits of kernel.features.
+    uint32_t features = 0;
+    for (const auto& name : isa["kernel"].value("features", json::array()))
+      for (const auto& r : isa["registers"])
+        for (const auto& b : r.value("bits", json::array()))
+          if (r["name"] == "FEATURES" && b["name"] == name) features |= 1u << b["lsb"].get<int>();
+    v << "localparam logic [31:0] NNFAB_RTL_FEATURES = 32'h" << hex(features, 8).substr(2) << ";\n";
   }
   v << "localparam int NNFAB_REG_WINDOW_BYTES = 128;\n";
   v << "localparam int NNFAB_MODE_RESUME_BIT = 0;\nlocalparam int NNFAB_PREEMPT_REQUEST_BIT = 0;\n";
@@ -350,7 +377,7 @@ std::map<std::string, std::string> docTables(const json& isa) {
     std::string types;
     for (const auto& ty : f["types"]) types += (types.empty() ? "" : ", ") + ty.get<std::string>();
     s << "| " << f["code"].get<int>() << " | " << f["name"].get<std::string>() << " | " << f["operands"].get<int>() << " | "
-      << (f["result"] == "same" ? "TYPE" : f["result"].get<std::string>()) << " | " << types << " | " << f["cycles"].get<std::string>()
+      << (f["result"] == "same" ? "TYPE" : f["result"] == "converted" ? "INT32 ↔ FLOAT32" : f["result"].get<std::string>()) << " | " << types << (f.value("tensor_only", false) ? " (TENSOR only)" : "") << " | " << f["cycles"].get<std::string>()
       << " | " << esc(f["doc"]) << " |\n";
   }
   t["alu"] = s.str();

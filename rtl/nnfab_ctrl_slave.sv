@@ -202,6 +202,7 @@ module nnfab_ctrl_slave (
       NNFAB_REG_STATUS: rd_value = status;
       NNFAB_REG_HALT_PC: rd_value = halt_pc;
       NNFAB_REG_FAULT_INFO: rd_value = fault_info;
+      NNFAB_REG_FEATURES: rd_value = NNFAB_RTL_FEATURES;
       NNFAB_REG_CYCLES: rd_value = cycles[31:0];
       NNFAB_REG_CYCLES + 8'd4: rd_value = cycles[63:32];
       NNFAB_REG_ITERATIONS: rd_value = iterations[31:0];

@@ -21,6 +21,8 @@ module nnfab_decoder (
   logic reserved;
   logic known, use_rd, use_ra, use_rb, use_rc, use_imm, use_backedge, use_type;
   logic type_ok;
+  // FLOAT32, CVT and FC stay ILLEGAL_INSTRUCTION until the FP units are wired (isa.json kernel.features).
+  localparam logic FLOAT32_ON = NNFAB_RTL_FEATURES[NNFAB_BIT_FEATURE_FLOAT32];
 
   assign opcode = insn[NNFAB_F_OPCODE_LSB+:NNFAB_F_OPCODE_W];
   assign rd = insn[NNFAB_F_RD_LSB+:NNFAB_F_RD_W];
@@ -87,7 +89,7 @@ module nnfab_decoder (
         default: known = 1'b0;
       endcase
       NNFAB_CLASS_SALU: begin
-        known = {27'd0, fn} < NNFAB_NUM_ALU_FNS;
+        known = ({27'd0, fn} < NNFAB_NUM_ALU_FNS) && !NNFAB_FNS_TENSOR_ONLY[fn];
         use_rd = 1'b1;
         use_ra = 1'b1;
         use_rb = NNFAB_FNS_TWO_OPERANDS[fn];
@@ -101,7 +103,7 @@ module nnfab_decoder (
         use_backedge = 1'b1;
       end
       NNFAB_CLASS_TENSOR: begin
-        known = ({27'd0, fn} < NNFAB_NUM_ALU_FNS) && type_ok;
+        known = ({27'd0, fn} < NNFAB_NUM_ALU_FNS) && type_ok && (FLOAT32_ON || (ty != NNFAB_TYPE_FLOAT32 && !NNFAB_FNS_TENSOR_ONLY[fn]));
         use_rd = 1'b1;
         use_ra = 1'b1;
         use_rb = NNFAB_FNS_TWO_OPERANDS[fn];

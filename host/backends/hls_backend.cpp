@@ -137,6 +137,7 @@ uint32_t HlsBackend::readRegister(uint32_t offset) {
     case isa::kRegINSTRET + kWordBytes: return hi(instret_.load());
     case isa::kRegID: return isa::kCORE_ID;
     case isa::kRegISA_VERSION: return isa::kIsaVersion;
+    case isa::kRegFEATURES: return hls::kCoreFeatures;
     default: return regs_[word(offset)];
   }
 }
@@ -302,10 +303,11 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     if (budgetEnd != 0) limit = static_cast<uint32_t>(std::min<uint64_t>(limit, budgetEnd - retired));
     uint32_t id = 0;
     uint32_t version = 0;
+    uint32_t features = 0;
     hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
                                 context_, progSize, dataSize, sliceMode, limit, loopBudget, execBudget, preempt,
                                 coreView(watchdogState_), &stop->status, &stop->haltPc, &stop->faultInfo,
-                                coreView(cycles_), coreView(iterations_), coreView(instret_), &id, &version,
+                                &features, coreView(cycles_), coreView(iterations_), coreView(instret_), &id, &version,
                                 params);
     slices_.fetch_add(1);
     retired += instret_.load() - instret;

@@ -42,9 +42,14 @@ int disasm(const DisasmArgs& args) {
   if (!model.isOk()) return fail(fmt::format("model file {}: {}", args.modelPath, model.status().message()));
   if (Status s = validateModel(*model); !s.isOk()) return fail(fmt::format("invalid model: {}", s.message()));
   const Subgraph& main = model->main;
+  // The ISA's whole instruction set (FLOAT32 included): a core whose
+  // FEATURES lack a part stops on it, and devices keep such operations on
+  // the CPU (nnfab partition shows where each runs).
+  compiler::FabricFeatures isa;
+  isa.float32 = true;
   for (uint32_t i = 0; i < main.operations.size(); ++i) {
     std::string why;
-    if (!compiler::isOperationSupported(*model, 0, i, &why)) {
+    if (!compiler::isOperationSupported(*model, 0, i, &why, isa)) {
       return fail(fmt::format("main operation {} ({}) is not supported by the fabric: {}", i,
                               toString(main.operations[i].type), why));
     }

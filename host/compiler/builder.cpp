@@ -147,7 +147,7 @@ Status Builder::checkDeclared(const Instance& in, uint32_t operand, Elem elem, c
   const auto declared = elemOf(o.type);
   if (!declared || *declared != elem) {
     return failure(fmt::format("{}: operand {} is declared {} but receives {}", what, operand,
-                               toString(o.type), elem == Elem::INT32 ? "TENSOR_INT32" : "TENSOR_BOOL8"));
+                               toString(o.type), toString(ir::operandType(elem))));
   }
   if (!matchesDeclared(dims, o.dimensions)) {
     return failure(fmt::format("{}: operand {} is declared {} but receives {} (NNAPI's reference fails this)",
@@ -182,6 +182,10 @@ Status Builder::buildOps(Instance& in, const std::vector<uint32_t>& ops, uint32_
       s = buildIf(in, opIndex, depth);
     } else if (op.type == OperationType::WHILE) {
       s = buildWhile(in, opIndex, depth);
+    } else if (op.type == OperationType::FULLY_CONNECTED) {
+      s = buildFullyConnected(in, opIndex);
+    } else if (op.type == OperationType::RESHAPE) {
+      s = buildReshape(in, opIndex);
     } else if (auto info = elementwiseInfo(op.type)) {
       s = buildElementwise(in, opIndex, *info);
     } else {
@@ -220,7 +224,7 @@ Status Builder::build(const StepSpec& step, const std::vector<Dimensions>& input
     if (in.binding[operand] != kNone) return failure(name + " is listed twice");
     const OperandType type = in.sg->operands[operand].type;
     const auto elem = elemOf(type);
-    if (!elem) return failure(fmt::format("{} is {}; the fabric takes only TENSOR_INT32 and TENSOR_BOOL8", name, toString(type)));
+    if (!elem) return failure(fmt::format("{} is {}; the fabric takes only TENSOR_INT32, TENSOR_BOOL8 and TENSOR_FLOAT32", name, toString(type)));
     if (inputDims[i].empty()) {
       return failure(fmt::format("{} has unknown rank: the fabric needs every shape at compile time", name));
     }
@@ -235,7 +239,7 @@ Status Builder::build(const StepSpec& step, const std::vector<Dimensions>& input
     const uint32_t slotStorage = newStorage(slot);
     Inst def;
     uint32_t v;
-    if (*count == 1) {
+    if (*count == 1 && *elem != Elem::FLOAT32) {
       ir::Storage reg;
       reg.kind = StorageKind::REG;
       v = shapedValue(*elem, inputDims[i], 1, newStorage(reg));
@@ -269,7 +273,7 @@ Status Builder::build(const StepSpec& step, const std::vector<Dimensions>& input
       v = *c;
     }
     const ir::Value value = fn_.values[v];
-    const OperandType type = value.elem == Elem::INT32 ? OperandType::TENSOR_INT32 : OperandType::TENSOR_BOOL8;
+    const OperandType type = ir::operandType(value.elem);
     ir::Storage& current = fn_.storages[value.storage];
     uint32_t slotStorage;
     if (!value.scalar() && current.kind == StorageKind::REGION && current.inputSlot < 0 && current.outputSlot < 0) {

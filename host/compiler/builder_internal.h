@@ -40,6 +40,7 @@ inline Status failure(std::string message) { return generalFailure(std::move(mes
 inline std::optional<Elem> elemOf(OperandType t) {
   if (t == OperandType::TENSOR_INT32) return Elem::INT32;
   if (t == OperandType::TENSOR_BOOL8) return Elem::BOOL8;
+  if (t == OperandType::TENSOR_FLOAT32) return Elem::FLOAT32;
   return std::nullopt;
 }
 
@@ -85,7 +86,7 @@ class Builder {
   // element, a heap region otherwise.
   uint32_t defaultStorage(Elem elem, uint64_t count) {
     ir::Storage s;
-    if (count == 1) {
+    if (count == 1 && elem != Elem::FLOAT32) {
       s.kind = StorageKind::REG;
     } else {
       s.kind = StorageKind::REGION;
@@ -137,6 +138,18 @@ class Builder {
 
   Status buildOps(Instance& in, const std::vector<uint32_t>& ops, uint32_t depth);
   Status buildElementwise(Instance& in, uint32_t opIndex, const OpInfo& info);
+  Status buildFullyConnected(Instance& in, uint32_t opIndex);
+  Status buildReshape(Instance& in, uint32_t opIndex);
+  // A one-element INT32/BOOL8 result a FLOAT32 tensor instruction writes to
+  // memory, moved to the register value `target` next.
+  uint32_t memoryTemp(Elem elem, const Dimensions& dims) {
+    ir::Storage s;
+    s.kind = StorageKind::REGION;
+    s.bytes = ir::elemBytes(elem);
+    const uint32_t v = shapedValue(elem, dims, 1, newStorage(s));
+    fn_.values[v].inMemory = true;
+    return v;
+  }
   Status buildIf(Instance& in, uint32_t opIndex, uint32_t depth);
   Status buildWhile(Instance& in, uint32_t opIndex, uint32_t depth);
   Status checkDeclared(const Instance& in, uint32_t operand, Elem elem, const Dimensions& dims,

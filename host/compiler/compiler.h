@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/features.h"
 #include "model/model.h"
 #include "model/status.h"
 
@@ -42,7 +43,10 @@ struct Program {
 // Whether the fabric can run this operation for any input shapes: operand
 // types, parameters and, for IF/WHILE, every operation of every subgraph they
 // reference, recursively. `why` (may be null) gets the reason when not.
+// Without features: a core with the base ISA only (no FLOAT32).
 bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operation, std::string* why);
+bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operation, std::string* why,
+                          const FabricFeatures& features);
 
 // Compiles with the step inputs' actual dimensions (inputDimensions[i] for
 // step.inputs[i]). Fails — and the runtime runs the step on the CPU instead —

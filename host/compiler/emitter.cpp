@@ -91,6 +91,17 @@ class Emitter {
   uint32_t storageIdOf(uint32_t value) const { return fn_.values[value].storage; }
 
   Status layoutImage();
+  // FC's descriptor: DIM = batch, units, input_size, activation; strides 0.
+  Descriptor fcDescriptor(const Inst& i) const {
+    Descriptor d{};
+    const ir::Value& out = fn_.values[i.dst];
+    const ir::Value& weights = fn_.values[i.src[1]];
+    d[isa::kDescDIM + 0] = out.dims[0];
+    d[isa::kDescDIM + 1] = out.dims[1];
+    d[isa::kDescDIM + 2] = weights.dims[1];
+    d[isa::kDescDIM + 3] = i.act;
+    return d;
+  }
   uint32_t placeInImage(const std::vector<uint8_t>& bytes, uint64_t align);
   void computeLiveness();
   Status allocateAt(size_t p);
@@ -169,7 +180,8 @@ Status Emitter::layoutImage() {
       if (st.kind == StorageKind::REG || st.kind == StorageKind::ZERO) needScratch = true;
       if (st.kind == StorageKind::CONST) wantConst[storageIdOf(i.src[s])] = 1;
     }
-    const auto desc = makeDescriptor(fn_.values[i.dst].dims, sources);
+    const bool fc = i.kind == Kind::OP && i.fn == isa::kFnFC;
+    const auto desc = fc ? std::optional<Descriptor>(fcDescriptor(i)) : makeDescriptor(fn_.values[i.dst].dims, sources);
     if (!desc) {
       return failure(fmt::format("the tensor shape {} needs more than {} dimensions after merging",
                                  dimsString(fn_.values[i.dst].dims), isa::kMAX_RANK));
@@ -362,6 +374,10 @@ Status Emitter::emitInst(size_t p) {
             uint32_t bits = 0;
             for (uint32_t b = 0; b < ir::elemBytes(dst.elem); ++b) bits |= uint32_t{(*src.value)[b]} << (8 * b);
             put(insn::li(rd, static_cast<int32_t>(bits)));
+          } else if (src.kind == StorageKind::REGION || src.kind == StorageKind::BUFFER) {
+            // A one-element result a FLOAT32 tensor instruction left in memory.
+            const uint32_t base = need(baseOf(i.src[0], 0));
+            if (ok) put(dst.elem == ir::Elem::BOOL8 ? insn::ldb(rd, base, 0) : insn::ldw(rd, base, 0));
           } else if (regOf(i.src[0]) != rd) {
             put(insn::alu(isa::kFnMOV, rd, regOf(i.src[0])));
           }
@@ -378,7 +394,12 @@ Status Emitter::emitInst(size_t p) {
       for (uint32_t s = 0; s < operands && ok; ++s) r[s] = need(baseOf(i.src[s], s));
       const uint32_t rd = ok ? need(baseOf(i.dst, 3)) : 0;
       const uint32_t typeSource = fn == isa::kFnSEL ? 1 : 0;
-      const uint32_t type = ir::isaType(fn_.values[i.src[typeSource]].elem);
+      uint32_t type = ir::isaType(fn_.values[i.src[typeSource]].elem);
+      // A copy moves bits: FLOAT32 data is copied as INT32 words, so a core
+      // without FLOAT32 units still moves it.
+      if (fn == isa::kFnMOV && type == isa::kTypeFLOAT32) type = isa::kTypeINT32;
+      // FLOAT32 ADD/SUB/MUL/DIV carry their fused activation in RC.
+      if (type == isa::kTypeFLOAT32 && isa::fnFloatActivation(fn)) r[2] = i.act;
       if (ok) put(insn::tensor(fn, type, rd, r[0], r[1], r[2], descriptor_[p]));
       break;
     }

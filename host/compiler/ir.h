@@ -17,9 +17,17 @@ namespace nnfab::compiler::ir {
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
-enum class Elem : uint8_t { INT32, BOOL8 };
-inline uint32_t elemBytes(Elem e) { return e == Elem::INT32 ? 4u : 1u; }
-inline uint32_t isaType(Elem e) { return e == Elem::INT32 ? isa::kTypeINT32 : isa::kTypeBOOL8; }
+// FLOAT32 values always live in memory: the scalar ALU has no FLOAT32
+// (docs/isa.md), so even a one-element FLOAT32 value is a tensor.
+enum class Elem : uint8_t { INT32, BOOL8, FLOAT32 };
+inline uint32_t elemBytes(Elem e) { return e == Elem::BOOL8 ? 1u : 4u; }
+inline uint32_t isaType(Elem e) {
+  return e == Elem::INT32 ? isa::kTypeINT32 : e == Elem::BOOL8 ? isa::kTypeBOOL8 : isa::kTypeFLOAT32;
+}
+inline OperandType operandType(Elem e) {
+  return e == Elem::INT32 ? OperandType::TENSOR_INT32
+                          : e == Elem::BOOL8 ? OperandType::TENSOR_BOOL8 : OperandType::TENSOR_FLOAT32;
+}
 
 enum class StorageKind : uint8_t {
   REG,     // a one-element value in a register; with `pair` set, the base offset of a loop block
@@ -52,7 +60,9 @@ struct Value {
   uint32_t storage = kNone; // kNone while a branch output waits for its first definition
   bool shaped = false;      // dims/elem/count are known
   uint32_t defs = 0;        // definitions so far (the builder checks both IF branches define outputs)
-  bool scalar() const { return count == 1; }
+  bool inMemory = false;    // a one-element INT32/BOOL8 result of a FLOAT32 tensor instruction
+  // In a register: one element, not FLOAT32, not a tensor instruction's result.
+  bool scalar() const { return count == 1 && elem != Elem::FLOAT32 && !inMemory; }
 };
 
 enum class Kind : uint8_t {
@@ -76,6 +86,7 @@ enum class Kind : uint8_t {
 struct Inst {
   Kind kind = Kind::LABEL;
   uint32_t fn = 0;
+  uint32_t act = 0;  // OP: the fused activation of FLOAT32 ADD/SUB/MUL/DIV and FC (0 = NONE)
   uint32_t dst = kNone;
   std::array<uint32_t, 3> src{kNone, kNone, kNone};
   uint32_t storage = kNone;

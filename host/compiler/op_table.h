@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "compiler/features.h"
 #include "model/model.h"
 #include "model/types.h"
 #include "nnfab_isa.h"
@@ -14,14 +15,14 @@
 namespace nnfab::compiler {
 
 enum class OpFamily : uint8_t {
-  ARITHMETIC,  // ADD SUB MUL DIV: INT32, broadcast, activation input must be constant 0
-  MINMAX,      // MAXIMUM MINIMUM: INT32, broadcast
-  UNARY,       // ABS NEG: INT32
-  COMPARISON,  // INT32 or BOOL8 inputs, BOOL8 result, broadcast
+  ARITHMETIC,  // ADD SUB MUL DIV: INT32 (activation constant 0) or FLOAT32 (constant activation 0..3), broadcast
+  MINMAX,      // MAXIMUM MINIMUM: INT32 or FLOAT32, broadcast
+  UNARY,       // ABS NEG: INT32 or FLOAT32
+  COMPARISON,  // INT32, BOOL8 or FLOAT32 inputs, BOOL8 result, broadcast
   LOGICAL,     // LOGICAL_AND LOGICAL_OR: BOOL8, broadcast
   NOT,         // LOGICAL_NOT: BOOL8
-  SELECT,      // BOOL8 mask, INT32 values, identical shapes
-  CAST,        // identity INT32 -> INT32, BOOL8 -> BOOL8
+  SELECT,      // BOOL8 mask, INT32 or FLOAT32 values, identical shapes
+  CAST,        // identity casts (MOV), INT32 <-> FLOAT32 (CVT)
 };
 
 struct OpInfo {
@@ -64,7 +65,12 @@ inline std::optional<OpInfo> elementwiseInfo(OperationType type) {
 // runs: `in(i)` / `out` are the declared operand types. On false, *why says
 // which. Operand count and index ranges are checked by the caller.
 bool elementwiseTypesSupported(const OpInfo& info, OperationType type, const OperandType* in,
-                               OperandType out, std::string* why);
+                               OperandType out, std::string* why, const FabricFeatures& features);
+
+// The fused activation of a FLOAT32 operation (ADD/SUB/MUL/DIV,
+// FULLY_CONNECTED) when it is a constant INT32 scalar of 0..3; the fabric
+// needs it at compile time (it is encoded in the instruction).
+std::optional<uint32_t> constantActivation(const Operand& operand);
 
 // A constant INT32 scalar holding 0: the only fused activation the fabric
 // takes for INT32 arithmetic (NNAPI's reference fails any other at run time).

@@ -28,9 +28,29 @@ bool fail(std::string* why, std::string message) {
   return false;
 }
 
-bool isData(OperandType t) { return t == T::TENSOR_INT32 || t == T::TENSOR_BOOL8; }
+bool isData(OperandType t, const FabricFeatures& f) {
+  return t == T::TENSOR_INT32 || t == T::TENSOR_BOOL8 || (f.float32 && t == T::TENSOR_FLOAT32);
+}
+
+std::string dataTypes(const FabricFeatures& f) {
+  return f.float32 ? "TENSOR_INT32, TENSOR_BOOL8 and TENSOR_FLOAT32"
+                   : "TENSOR_INT32 and TENSOR_BOOL8 (this device's FEATURES has no FLOAT32)";
+}
 
 }  // namespace
+
+std::optional<uint32_t> constantActivation(const Operand& operand) {
+  if (operand.type != T::INT32) return std::nullopt;
+  if (operand.lifetime != OperandLifeTime::CONSTANT_COPY &&
+      operand.lifetime != OperandLifeTime::CONSTANT_REFERENCE) {
+    return std::nullopt;
+  }
+  if (operand.value.size() != sizeof(int32_t)) return std::nullopt;
+  int32_t v = 0;
+  for (size_t b = 0; b < sizeof v; ++b) v |= static_cast<int32_t>(uint32_t{operand.value[b]} << (8 * b));
+  if (v < 0 || v > 3) return std::nullopt;
+  return static_cast<uint32_t>(v);
+}
 
 bool isConstantZeroActivation(const Operand& operand) {
   if (operand.type != T::INT32) return false;
@@ -60,14 +80,49 @@ bool subgraphOf(const Model& model, const Subgraph& sg, uint32_t operand, uint32
 // Every operand of an IF/WHILE other than the subgraph references must be a
 // fabric data type: the step moves them through IoSlots and registers.
 bool dataOperands(const Subgraph& sg, const Operation& op, size_t firstData, const std::string& name,
-                  std::string* why) {
+                  std::string* why, const FabricFeatures& f) {
   for (size_t i = firstData; i < op.inputs.size(); ++i) {
     const T t = sg.operands[op.inputs[i]].type;
-    if (!isData(t)) return fail(why, fmt::format("{} input {} is {}, the fabric takes only TENSOR_INT32 and TENSOR_BOOL8", name, i, typeName(t)));
+    if (!isData(t, f)) return fail(why, fmt::format("{} input {} is {}, the fabric takes only {}", name, i, typeName(t), dataTypes(f)));
   }
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     const T t = sg.operands[op.outputs[i]].type;
-    if (!isData(t)) return fail(why, fmt::format("{} output {} is {}, the fabric takes only TENSOR_INT32 and TENSOR_BOOL8", name, i, typeName(t)));
+    if (!isData(t, f)) return fail(why, fmt::format("{} output {} is {}, the fabric takes only {}", name, i, typeName(t), dataTypes(f)));
+  }
+  return true;
+}
+
+// FULLY_CONNECTED: FLOAT32 input, weights and bias (NNAPI 1.3 and the CPU
+// executor require the bias), a constant activation, a rank-2 weights
+// operand. Shapes are checked when compiling.
+bool fullyConnectedSupported(const Subgraph& sg, const Operation& op, std::string* why, const FabricFeatures& f) {
+  if (op.inputs.size() != 4 || op.outputs.size() != 1) return fail(why, "FULLY_CONNECTED expects 4 inputs and 1 output");
+  if (!f.float32) return fail(why, "FULLY_CONNECTED is TENSOR_FLOAT32 and this device's FEATURES has no FLOAT32");
+  const char* names[3] = {"input", "weights", "bias"};
+  for (int i = 0; i < 3; ++i) {
+    const Operand& o = sg.operands[op.inputs[i]];
+    if (o.lifetime == OperandLifeTime::NO_VALUE) return fail(why, fmt::format("FULLY_CONNECTED {} has no value", names[i]));
+    if (o.type != T::TENSOR_FLOAT32) {
+      return fail(why, fmt::format("FULLY_CONNECTED {} is {}; the fabric runs it on TENSOR_FLOAT32 only", names[i], typeName(o.type)));
+    }
+  }
+  if (sg.operands[op.outputs[0]].type != T::TENSOR_FLOAT32) return fail(why, "FULLY_CONNECTED output is not TENSOR_FLOAT32");
+  if (!constantActivation(sg.operands[op.inputs[3]])) {
+    return fail(why, "FULLY_CONNECTED needs a constant fused activation of 0..3 (it is encoded in the program)");
+  }
+  return true;
+}
+
+// RESHAPE: a copy (or a view) with a constant 1-D TENSOR_INT32 shape.
+bool reshapeSupported(const Subgraph& sg, const Operation& op, std::string* why, const FabricFeatures& f) {
+  if (op.inputs.size() != 2 || op.outputs.size() != 1) return fail(why, "RESHAPE expects 2 inputs and 1 output");
+  const T t = sg.operands[op.inputs[0]].type;
+  if (!isData(t, f)) return fail(why, fmt::format("RESHAPE on {}: the fabric takes only {}", typeName(t), dataTypes(f)));
+  if (sg.operands[op.outputs[0]].type != t) return fail(why, "RESHAPE output type differs from its input's");
+  const Operand& shape = sg.operands[op.inputs[1]];
+  if (shape.type != T::TENSOR_INT32 || (shape.lifetime != OperandLifeTime::CONSTANT_COPY &&
+                                        shape.lifetime != OperandLifeTime::CONSTANT_REFERENCE)) {
+    return fail(why, "RESHAPE needs a constant TENSOR_INT32 shape (the fabric fixes shapes at compile time)");
   }
   return true;
 }
@@ -75,7 +130,7 @@ bool dataOperands(const Subgraph& sg, const Operation& op, size_t firstData, con
 // The checks of one operation that do not look into referenced subgraphs.
 // For IF/WHILE, *children receives the subgraphs to check in turn.
 bool supportedLocally(const Model& model, const Subgraph& sg, const Operation& op,
-                      std::vector<uint32_t>* children, std::string* why) {
+                      std::vector<uint32_t>* children, std::string* why, const FabricFeatures& features) {
   const std::string name(toString(op.type));
   for (uint32_t index : op.inputs) {
     if (index >= sg.operands.size()) return fail(why, name + " refers to a missing operand");
@@ -91,7 +146,7 @@ bool supportedLocally(const Model& model, const Subgraph& sg, const Operation& o
     if (!subgraphOf(model, sg, op.inputs[1], &thenIndex) || !subgraphOf(model, sg, op.inputs[2], &elseIndex)) {
       return fail(why, "IF branch is not a valid subgraph reference");
     }
-    if (!dataOperands(sg, op, 3, name, why)) return false;
+    if (!dataOperands(sg, op, 3, name, why, features)) return false;
     children->push_back(thenIndex);
     children->push_back(elseIndex);
     return true;
@@ -102,12 +157,14 @@ bool supportedLocally(const Model& model, const Subgraph& sg, const Operation& o
     if (!subgraphOf(model, sg, op.inputs[0], &condIndex) || !subgraphOf(model, sg, op.inputs[1], &bodyIndex)) {
       return fail(why, "WHILE condition or body is not a valid subgraph reference");
     }
-    if (!dataOperands(sg, op, 2, name, why)) return false;
+    if (!dataOperands(sg, op, 2, name, why, features)) return false;
     children->push_back(condIndex);
     children->push_back(bodyIndex);
     return true;
   }
 
+  if (op.type == OperationType::FULLY_CONNECTED) return fullyConnectedSupported(sg, op, why, features);
+  if (op.type == OperationType::RESHAPE) return reshapeSupported(sg, op, why, features);
   const auto info = elementwiseInfo(op.type);
   if (!info) return fail(why, name + " is not supported by the fabric");
   const size_t inputCount = info->inputs + (info->family == OpFamily::ARITHMETIC ? 1 : 0);
@@ -116,7 +173,13 @@ bool supportedLocally(const Model& model, const Subgraph& sg, const Operation& o
   }
   OperandType in[3] = {T::TENSOR_INT32, T::TENSOR_INT32, T::TENSOR_INT32};
   for (uint32_t i = 0; i < info->inputs; ++i) in[i] = sg.operands[op.inputs[i]].type;
-  if (!elementwiseTypesSupported(*info, op.type, in, sg.operands[op.outputs[0]].type, why)) return false;
+  if (!elementwiseTypesSupported(*info, op.type, in, sg.operands[op.outputs[0]].type, why, features)) return false;
+  if (info->family == OpFamily::ARITHMETIC && in[0] == T::TENSOR_FLOAT32) {
+    if (!constantActivation(sg.operands[op.inputs[2]])) {
+      return fail(why, name + " on TENSOR_FLOAT32 needs a constant fused activation of 0..3 (it is encoded in the program)");
+    }
+    return true;
+  }
   if (info->family == OpFamily::ARITHMETIC && !isConstantZeroActivation(sg.operands[op.inputs[2]])) {
     return fail(why, name + " on TENSOR_INT32 needs a constant fused activation of 0 (NONE); "
                             "anything else fails on NNAPI's reference, so the CPU runs it");
@@ -127,7 +190,7 @@ bool supportedLocally(const Model& model, const Subgraph& sg, const Operation& o
 }  // namespace
 
 bool elementwiseTypesSupported(const OpInfo& info, OperationType type, const OperandType* in,
-                               OperandType out, std::string* why) {
+                               OperandType out, std::string* why, const FabricFeatures& features) {
   const std::string name(toString(type));
   auto want = [&](size_t i, OperandType expected) {
     if (in[i] == expected) return true;
@@ -138,44 +201,62 @@ bool elementwiseTypesSupported(const OpInfo& info, OperationType type, const Ope
     if (out == expected) return true;
     return fail(why, fmt::format("{} output is {}, expected {}", name, typeName(out), typeName(expected)));
   };
+  // INT32, or FLOAT32 where the device executes it.
+  const T numeric = (features.float32 && in[0] == T::TENSOR_FLOAT32) ? T::TENSOR_FLOAT32 : T::TENSOR_INT32;
+  auto noFloat = [&](size_t i) {
+    if (in[i] != T::TENSOR_FLOAT32 || features.float32) return true;
+    return fail(why, fmt::format("{} input {} is TENSOR_FLOAT32 and this device's FEATURES has no FLOAT32", name, i));
+  };
   switch (info.family) {
     case OpFamily::ARITHMETIC:
     case OpFamily::MINMAX:
-      return want(0, T::TENSOR_INT32) && want(1, T::TENSOR_INT32) && wantOut(T::TENSOR_INT32);
+      return noFloat(0) && want(0, numeric) && want(1, numeric) && wantOut(numeric);
     case OpFamily::UNARY:
-      return want(0, T::TENSOR_INT32) && wantOut(T::TENSOR_INT32);
+      return noFloat(0) && want(0, numeric) && wantOut(numeric);
     case OpFamily::COMPARISON:
-      if (!isData(in[0])) {
-        return fail(why, fmt::format("{} on {} is not supported by the fabric (only TENSOR_INT32 and TENSOR_BOOL8)",
-                                     name, typeName(in[0])));
+      if (!noFloat(0)) return false;
+      if (!isData(in[0], features)) {
+        return fail(why, fmt::format("{} on {} is not supported by the fabric (only {})",
+                                     name, typeName(in[0]), dataTypes(features)));
       }
       return want(1, in[0]) && wantOut(T::TENSOR_BOOL8);
     case OpFamily::LOGICAL:
       return want(0, T::TENSOR_BOOL8) && want(1, T::TENSOR_BOOL8) && wantOut(T::TENSOR_BOOL8);
     case OpFamily::NOT:
       return want(0, T::TENSOR_BOOL8) && wantOut(T::TENSOR_BOOL8);
-    case OpFamily::SELECT:
-      return want(0, T::TENSOR_BOOL8) && want(1, T::TENSOR_INT32) && want(2, T::TENSOR_INT32) &&
-             wantOut(T::TENSOR_INT32);
-    case OpFamily::CAST:
-      if (!isData(in[0]) || out != in[0]) {
-        return fail(why, fmt::format("CAST from {} to {} is not supported by the fabric (only the identity "
-                                     "casts of TENSOR_INT32 and TENSOR_BOOL8)",
-                                     typeName(in[0]), typeName(out)));
+    case OpFamily::SELECT: {
+      if (!noFloat(1)) return false;
+      const T values = (features.float32 && in[1] == T::TENSOR_FLOAT32) ? T::TENSOR_FLOAT32 : T::TENSOR_INT32;
+      return want(0, T::TENSOR_BOOL8) && want(1, values) && want(2, values) && wantOut(values);
+    }
+    case OpFamily::CAST: {
+      const bool identity = isData(in[0], features) && out == in[0];
+      const bool convert = features.float32 && ((in[0] == T::TENSOR_INT32 && out == T::TENSOR_FLOAT32) ||
+                                                (in[0] == T::TENSOR_FLOAT32 && out == T::TENSOR_INT32));
+      if (!identity && !convert) {
+        return fail(why, fmt::format("CAST from {} to {} is not supported by the fabric (identity casts of {}{})",
+                                     typeName(in[0]), typeName(out), dataTypes(features),
+                                     features.float32 ? ", TENSOR_INT32 <-> TENSOR_FLOAT32" : ""));
       }
       return true;
+    }
   }
   return fail(why, name + " is not supported by the fabric");
 }
 
 bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operation, std::string* why) {
+  return isOperationSupported(model, subgraph, operation, why, FabricFeatures{});
+}
+
+bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operation, std::string* why,
+                          const FabricFeatures& features) {
   if (subgraph >= model.subgraphCount()) return fail(why, fmt::format("there is no subgraph {}", subgraph));
   const Subgraph& sg = model.subgraph(subgraph);
   if (operation >= sg.operations.size()) {
     return fail(why, fmt::format("{} has no operation {}", subgraphLabel(subgraph), operation));
   }
   std::vector<uint32_t> pending;
-  if (!supportedLocally(model, sg, sg.operations[operation], &pending, why)) return false;
+  if (!supportedLocally(model, sg, sg.operations[operation], &pending, why, features)) return false;
   if (pending.empty()) return true;
 
   // Every subgraph reachable from this IF/WHILE, each checked once.
@@ -190,7 +271,7 @@ bool isOperationSupported(const Model& model, uint32_t subgraph, uint32_t operat
     for (uint32_t i = 0; i < inner.operations.size(); ++i) {
       children.clear();
       std::string reason;
-      if (!supportedLocally(model, inner, inner.operations[i], &children, &reason)) {
+      if (!supportedLocally(model, inner, inner.operations[i], &children, &reason, features)) {
         return fail(why, fmt::format("{} reaches {}, whose operation {} ({}) is not supported: {}", outer,
                                      subgraphLabel(s), i, toString(inner.operations[i].type), reason));
       }

@@ -53,24 +53,32 @@ bool isControlFlow(OperationType type) {
 
 FabricDevice::FabricDevice(std::string name, std::string description, double clockMhz,
                            runtime::FabricEngine::Factory factory, runtime::EngineOptions options,
-                           std::optional<runtime::HandoffCosts> handoffs)
+                           std::optional<runtime::HandoffCosts> handoffs, std::function<uint32_t()> features)
     : name_(std::move(name)),
       description_(std::move(description)),
       capabilities_(runtime::fabricCapabilities(clockMhz)),
       handoffs_(handoffs),
+      featuresProbe_(std::move(features)),
       engine_(std::make_unique<runtime::FabricEngine>(std::move(factory), options)) {}
 
 runtime::FabricScheduler::Stats FabricDevice::schedulerStats() const { return engine_->scheduler().stats(); }
 
 FabricDevice::~FabricDevice() = default;
 
+uint32_t FabricDevice::features() const {
+  std::call_once(featuresOnce_, [this] { features_ = featuresProbe_ ? featuresProbe_() : 0u; });
+  return features_;
+}
+
 runtime::FabricTarget FabricDevice::target() const {
   runtime::FabricTarget target;
   target.name = name_;
   target.capabilities = capabilities_;
   target.handoffs = handoffs_;
-  target.supports = [](const Model& model, uint32_t subgraph, uint32_t operation, std::string* why) {
-    return compiler::isOperationSupported(model, subgraph, operation, why);
+  target.features = compiler::FabricFeatures::fromRegister(features());
+  target.supports = [f = target.features](const Model& model, uint32_t subgraph, uint32_t operation,
+                                          std::string* why) {
+    return compiler::isOperationSupported(model, subgraph, operation, why, f);
   };
   return target;
 }
@@ -84,9 +92,10 @@ std::vector<bool> FabricDevice::getSupportedOperations(const Model& model,
   if (Status status = validateModel(model, ValidationMode::RUNTIME); !status.isOk()) {
     for (auto& reason : reasons) reason = "the model is invalid: " + status.message();
   } else {
+    const auto features = compiler::FabricFeatures::fromRegister(this->features());
     for (uint32_t i = 0; i < count; ++i) {
       std::string reason;
-      bool ok = compiler::isOperationSupported(model, 0, i, &reason);
+      bool ok = compiler::isOperationSupported(model, 0, i, &reason, features);
       if (ok && isControlFlow(model.main.operations[i].type) &&
           runtime::hasOperandOfUnknownSize(model, 0, i)) {
         ok = false;

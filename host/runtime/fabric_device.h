@@ -6,7 +6,9 @@
 // scheduler (fabric_scheduler.h, docs/qos.md).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -24,9 +26,12 @@ class FabricDevice final : public Device {
   // partitioning keeps control flow off the host interpreter where its
   // hand-offs cost more than the fabric saves (docs/runtime.md "Hand-off
   // cost"); none: interpreted whenever a part of it runs on the fabric.
+  // `features`: reads the core's FEATURES register (docs/register-map.md),
+  // once, when a model is first checked or partitioned; none: the base ISA.
   FabricDevice(std::string name, std::string description, double clockMhz,
                runtime::FabricEngine::Factory factory, runtime::EngineOptions options = {},
-               std::optional<runtime::HandoffCosts> handoffs = std::nullopt);
+               std::optional<runtime::HandoffCosts> handoffs = std::nullopt,
+               std::function<uint32_t()> features = {});
   ~FabricDevice() override;
 
   std::string_view name() const override { return name_; }
@@ -38,6 +43,9 @@ class FabricDevice final : public Device {
                                                  const PrepareOptions& options) const override;
   runtime::Plan partition(const Model& model) const override;
 
+  // The core's FEATURES register value (0: the base ISA only).
+  uint32_t features() const;
+
   // What the core's scheduler did so far (grants, preemptions, turn ends).
   runtime::FabricScheduler::Stats schedulerStats() const;
 
@@ -48,6 +56,9 @@ class FabricDevice final : public Device {
   std::string description_;
   DeviceCapabilities capabilities_;
   std::optional<runtime::HandoffCosts> handoffs_;
+  std::function<uint32_t()> featuresProbe_;
+  mutable std::once_flag featuresOnce_;
+  mutable uint32_t features_ = 0;
   // Created on first use, so that listing devices starts no backend.
   std::unique_ptr<runtime::FabricEngine> engine_;
 };

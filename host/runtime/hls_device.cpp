@@ -11,7 +11,8 @@ const Device& hlsDevice() {
       "hls", "HLS kernel as C-simulation (cycle model at 300 MHz); other operations on the CPU",
       isa::kNOMINAL_CLOCK_MHZ,
       [] { return std::make_unique<backends::HlsBackend>(); }, runtime::EngineOptions{},
-      runtime::handoffCosts(runtime::kHlsFabricStepNs));
+      runtime::handoffCosts(runtime::kHlsFabricStepNs),
+      [] { return backends::HlsBackend().readRegister(isa::kRegFEATURES); });
   return device;
 }
 

@@ -104,7 +104,8 @@ class Partitioner {
         p.kind = StepKind::FABRIC;
       } else {
         p.reason = why.empty() ? "not supported by " + fabric_.name : why;
-        p.code = takesTypes(sg, operation) ? ReasonCode::UNSUPPORTED_OPERATION : ReasonCode::UNSUPPORTED_TYPE;
+        p.code = takesTypes(sg, operation, fabric_.features.float32) ? ReasonCode::UNSUPPORTED_OPERATION
+                                                                    : ReasonCode::UNSUPPORTED_TYPE;
       }
       return p;
     }
@@ -264,10 +265,11 @@ class Partitioner {
 
   // Whether every operand the operation reads or writes has a type the
   // fabric takes (else an unsupported operation is an unsupported type).
-  static bool takesTypes(const Subgraph& sg, const Operation& op) {
+  static bool takesTypes(const Subgraph& sg, const Operation& op, bool float32) {
     auto takes = [&](uint32_t k) {
       const Operand& o = sg.operands[k];
       if (o.lifetime == OperandLifeTime::SUBGRAPH || o.lifetime == OperandLifeTime::NO_VALUE) return true;
+      if (float32 && o.type == OperandType::TENSOR_FLOAT32) return true;
       switch (o.type) {
         case OperandType::TENSOR_INT32:
         case OperandType::TENSOR_BOOL8:

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "model/model.h"
+#include "compiler/features.h"
 #include "runtime/device.h"
 #include "runtime/plan.h"
 
@@ -39,6 +40,9 @@ struct FabricTarget {
   std::function<bool(const Model&, uint32_t subgraph, uint32_t operation, std::string* why)>
       supports;
   DeviceCapabilities capabilities;
+  // The core's FEATURES: with FLOAT32, a TENSOR_FLOAT32 operand is a type the
+  // fabric takes (for the reason codes).
+  compiler::FabricFeatures features;
   // Set: an IF/WHILE the host would interpret runs whole on the CPU unless
   // its fabric steps save more than their hand-offs cost (a fabric
   // operation costs the CPU's times tensorPerformance). Unset: interpreted

@@ -54,11 +54,13 @@ runtime::EngineOptions engineOptions(bool emulation) {
 // A FabricDevice whose factory hands over a backend opened beforehand.
 std::unique_ptr<FabricDevice> deviceOver(std::string name, std::string description,
                                          std::unique_ptr<backends::XrtBackend> backend, bool emulation) {
+  // The bitstream's FEATURES register, read once now that the card is open.
+  const uint32_t features = backend ? backend->readRegister(isa::kRegFEATURES) : 0u;
   auto shared = std::make_shared<std::unique_ptr<backends::XrtBackend>>(std::move(backend));
   return std::make_unique<FabricDevice>(
       std::move(name), std::move(description), isa::kNOMINAL_CLOCK_MHZ,
       [shared]() -> std::unique_ptr<fabric::FabricBackend> { return std::move(*shared); }, engineOptions(emulation),
-      runtime::handoffCosts(runtime::kXrtFabricStepNs));
+      runtime::handoffCosts(runtime::kXrtFabricStepNs), [features] { return features; });
 }
 
 }  // namespace
@@ -189,7 +191,14 @@ const Device& xrtEmuDevice() {
         std::lock_guard<std::mutex> lock(e.mutex);
         return std::move(e.backend);
       },
-      engineOptions(true), runtime::handoffCosts(runtime::kXrtFabricStepNs));
+      engineOptions(true), runtime::handoffCosts(runtime::kXrtFabricStepNs), [] {
+        // The emulated bitstream's FEATURES register (opening it is what
+        // the first execution would do anyway).
+        if (!openXrtEmu().isOk()) return 0u;
+        EmuState& e = emuState();
+        std::lock_guard<std::mutex> lock(e.mutex);
+        return e.backend ? e.backend->readRegister(isa::kRegFEATURES) : 0u;
+      });
   return device;
 }
 #endif

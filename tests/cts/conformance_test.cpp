@@ -176,3 +176,49 @@ TEST(ConformanceSuite, KnownGapsNameExistingCases) {
 
 }  // namespace
 }  // namespace nnfab
+
+namespace nnfab {
+namespace {
+
+bool hasFloat32AndControlFlow(const Model& model) {
+  bool float32 = false, controlFlow = false;
+  for (uint32_t s = 0; s < model.subgraphCount(); ++s) {
+    const Subgraph& sg = model.subgraph(s);
+    for (const Operand& o : sg.operands) float32 |= o.type == OperandType::TENSOR_FLOAT32;
+    for (const Operation& op : sg.operations) {
+      controlFlow |= op.type == OperationType::IF || op.type == OperationType::WHILE;
+    }
+  }
+  return float32 && controlFlow;
+}
+
+// Issue 12's goal on the hls device (FEATURES.FLOAT32): every FLOAT32
+// control-flow case of the suite plans with no host-interpreted step and
+// every IF/WHILE of main inside a fabric step (Conformance.Passes runs them).
+TEST(ConformanceSuite, Float32ControlFlowRunsWhollyOnTheHlsFabric) {
+  const Device* hls = findDevice("hls");
+  if (hls == nullptr) GTEST_SKIP() << "no hls device in this build";
+  int checked = 0;
+  for (const std::string& file : caseFiles()) {
+    const auto testCase = parseTestCase(readAll(ctsDir() / file));
+    if (!testCase.isOk() || !hasFloat32AndControlFlow(testCase->model)) continue;
+    const runtime::Plan plan = hls->partition(testCase->model);
+    for (const runtime::Step& step : plan.main().steps) {
+      EXPECT_NE(step.kind, runtime::StepKind::IF) << file;
+      EXPECT_NE(step.kind, runtime::StepKind::WHILE) << file;
+      if (step.kind != runtime::StepKind::CPU) continue;
+      for (uint32_t op : step.operations) {
+        const OperationType type = testCase->model.main.operations[op].type;
+        EXPECT_TRUE(type != OperationType::IF && type != OperationType::WHILE)
+            << file << ": main operation " << op << " runs on the CPU";
+      }
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no FLOAT32 control-flow cases in " << ctsDir();
+  RecordProperty("float32ControlFlowCases", checked);
+  EXPECT_GE(checked, 10);  // if_simple, if_constant, if_no_value, while_fib, while_infinite_loop variants
+}
+
+}  // namespace
+}  // namespace nnfab

@@ -236,8 +236,28 @@ class Oracle {
       case Op::SUB:
       case Op::MUL:
       case Op::DIV: {
-        if (in.size() != 3 || get<int32_t>(*in[2], 0) != 0) return fail("only activation NONE is evaluated");
-        return one(binary(op.type, *in[0], *in[1], outType));
+        if (in.size() != 3) return fail("arithmetic needs an activation");
+        const int32_t act = get<int32_t>(*in[2], 0);
+        if (act != 0 && in[0]->type != T::TENSOR_FLOAT32) return fail("only activation NONE is evaluated on INT32");
+        auto r = binary(op.type, *in[0], *in[1], outType);
+        if (!r.isOk() || act == 0) return one(std::move(r));
+        Tensor t = std::move(r).value();
+        for (size_t i = 0; i < count(t.dims); ++i) put<float>(t, i, activation(act, get<float>(t, i)));
+        return one(std::move(t));
+      }
+      case Op::FULLY_CONNECTED:
+        return one(fullyConnected(*in[0], *in[1], *in[2], get<int32_t>(*in[3], 0)));
+      case Op::RESHAPE: {
+        // The generator's shapes have no -1 entry.
+        Tensor out = *in[0];
+        out.dims.clear();
+        for (size_t i = 0; i < count(in[1]->dims); ++i) {
+          const int32_t d = get<int32_t>(*in[1], i);
+          if (d < 0) return fail("RESHAPE with a -1 entry");
+          out.dims.push_back(static_cast<uint32_t>(d));
+        }
+        if (count(out.dims) != count(in[0]->dims)) return fail("RESHAPE to a shape of another size");
+        return one(std::move(out));
       }
       case Op::MAXIMUM:
       case Op::MINIMUM:
@@ -271,6 +291,38 @@ class Oracle {
       default:
         return fail(std::string(toString(op.type)) + " is outside the generator's subset");
     }
+  }
+
+  // NNAPI's fused activations written out: RELU max(x, 0), RELU1 clamps to
+  // [-1, 1], RELU6 to [0, 6]; NaN stays NaN (a comparison with it is false).
+  static float activation(int32_t act, float x) {
+    if (act == 0) return x;
+    const float lo = act == 2 ? -1.0f : 0.0f;
+    float y = x < lo ? lo : x;
+    if (act == 2 && 1.0f < y) y = 1.0f;
+    if (act == 3 && 6.0f < y) y = 6.0f;
+    return y;
+  }
+
+  // out[b][u] = act(sum_i x[b][i] * w[u][i] + bias[u]), the sum from +0 in
+  // increasing i with each product rounded (docs/isa.md, FC).
+  Result<Tensor> fullyConnected(const Tensor& x, const Tensor& w, const Tensor& bias, int32_t act) {
+    if (w.dims.size() != 2 || x.dims.empty()) return fail("FULLY_CONNECTED shapes");
+    const size_t units = w.dims[0], inputSize = w.dims[1];
+    if (inputSize == 0 || count(x.dims) % inputSize != 0 || count(bias.dims) != units) return fail("FULLY_CONNECTED shapes");
+    const size_t batch = count(x.dims) / inputSize;
+    Tensor out = make(T::TENSOR_FLOAT32, {static_cast<uint32_t>(batch), static_cast<uint32_t>(units)});
+    for (size_t b = 0; b < batch; ++b) {
+      for (size_t u = 0; u < units; ++u) {
+        volatile float acc = 0.0f;  // volatile: no contraction into a fused multiply-add
+        for (size_t i = 0; i < inputSize; ++i) {
+          const volatile float p = get<float>(x, b * inputSize + i) * get<float>(w, u * inputSize + i);
+          acc = acc + p;
+        }
+        put<float>(out, b * units + u, activation(act, acc + get<float>(bias, u)));
+      }
+    }
+    return out;
   }
 
   Result<Tensor> unary(Op op, const Tensor& a, OperandType outType) {

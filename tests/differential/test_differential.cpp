@@ -70,6 +70,45 @@ TEST(RandomModels, AgreeOnAnHlsDeviceThatInterpretsEveryMixedIfAndWhile) {
 }
 #endif
 
+// The float seeds (FLOAT32 edge values, DIV, fused activations,
+// FULLY_CONNECTED) reach the fabric where the device's FEATURES say FLOAT32
+// (hls), and stay on the CPU where they do not (sim until its FP units are
+// wired): AgreeOnEveryDevice then compares both bit for bit with cpu.
+uint64_t float32OperationsOnFabric(const Device& device, const Model& model, uint64_t* fullyConnected) {
+  const runtime::Plan plan = device.partition(model);
+  uint64_t n = 0;
+  for (uint32_t s = 0; s < plan.subgraphs.size(); ++s) {
+    const Subgraph& sg = model.subgraph(s);
+    for (const runtime::Step& step : plan.subgraphs[s].steps) {
+      if (step.kind != runtime::StepKind::FABRIC) continue;
+      for (uint32_t op : step.operations) {
+        const Operation& operation = sg.operations[op];
+        if (operation.outputs.empty()) continue;
+        bool float32 = sg.operands[operation.outputs[0]].type == OperandType::TENSOR_FLOAT32;
+        for (uint32_t k : operation.inputs) float32 |= sg.operands[k].type == OperandType::TENSOR_FLOAT32;
+        n += float32;
+        *fullyConnected += operation.type == OperationType::FULLY_CONNECTED;
+      }
+    }
+  }
+  return n;
+}
+
+TEST(RandomModels, Float32SeedsRunOnTheFabricWhereFeaturesSayFloat32) {
+  const Device* hls = findDevice("hls");
+  if (hls == nullptr) GTEST_SKIP() << "no hls device";
+  const Device* sim = findDevice("sim");
+  uint64_t onHls = 0, fcOnHls = 0, onSim = 0, fcOnSim = 0;
+  for (uint64_t seed = 3; seed < 400; seed += 4) {
+    const differential::Case c = differential::makeCase(seed);
+    onHls += float32OperationsOnFabric(*hls, c.model, &fcOnHls);
+    if (sim != nullptr) onSim += float32OperationsOnFabric(*sim, c.model, &fcOnSim);
+  }
+  EXPECT_GT(onHls, 50u);
+  EXPECT_GT(fcOnHls, 5u);
+  EXPECT_EQ(onSim, 0u) << "sim's FEATURES have no FLOAT32: its FLOAT32 operations belong on the CPU";
+}
+
 // Executions from several threads at once, of different models and of one
 // prepared model, must give the single-threaded cpu results.
 TEST(RandomModels, ConcurrentExecutionsAgreeWithCpu) {

@@ -152,9 +152,10 @@ inline uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
 // Lays out descriptor (offset 0), sources and destination (at dstShift
 // bytes past a 64-byte boundary) over a poisoned region, runs one TENSOR
 // instruction and reads the destination back.
+// rcField >= 0 replaces the RC field (FLOAT32's fused activation code).
 inline TensorOutcome runTensor(uint32_t fn, uint32_t type, const Descriptor& d,
                                const std::vector<std::vector<uint8_t>>& sources, uint32_t dstShift = 0,
-                               HlsBackendOptions options = smallDevice()) {
+                               HlsBackendOptions options = smallDevice(), int rcField = -1) {
   uint64_t at = isa::kDESCRIPTOR_BYTES;
   uint32_t srcOffset[3] = {0, 0, 0};
   for (size_t s = 0; s < sources.size(); ++s) {
@@ -162,7 +163,7 @@ inline TensorOutcome runTensor(uint32_t fn, uint32_t type, const Descriptor& d,
     at = align64(at + sources[s].size() + 1);
   }
   const uint32_t dst = static_cast<uint32_t>(at + dstShift);
-  const uint64_t dstBytes = d.elements() * resultBytes(fn, type);
+  const uint64_t dstBytes = d.elements() * isa::typeBytes(isa::fnResultType(fn, type));
   const uint64_t total = align64(dst + dstBytes + 64);
   std::vector<uint8_t> image(total, kPoison);
   put(image, 0, d.words());
@@ -174,7 +175,8 @@ inline TensorOutcome runTensor(uint32_t fn, uint32_t type, const Descriptor& d,
   a.emit(insn::li(3, static_cast<int32_t>(srcOffset[1])));
   a.emit(insn::li(4, static_cast<int32_t>(srcOffset[2])));
   const uint32_t ops = isa::fnOperands(fn);
-  a.emit(insn::tensor(fn, type, 1, 2, ops >= 2 ? 3 : 0, ops >= 3 ? 4 : 0, 0));
+  a.emit(insn::tensor(fn, type, 1, 2, ops >= 2 ? 3 : 0,
+                      rcField >= 0 ? static_cast<uint32_t>(rcField) : ops >= 3 ? 4 : 0, 0));
   a.emit(insn::halt());
   TensorOutcome out;
   out.run = run(a, image, total, {}, options);

@@ -68,8 +68,18 @@ TEST(HlsFaults, ReservedBitAndUnusedFields) {
 TEST(HlsFaults, FunctionTypeCombinations) {
   expectIllegal(insn::brcmp(isa::kFnADD, 1, 2, 0), "BRCMP with a non-comparison");
   expectIllegal(insn::brcmp(isa::kFnAND, 1, 2, 0), "BRCMP with AND");
-  expectIllegal(insn::tensor(isa::kFnADD, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), "FLOAT32 ADD");
-  expectIllegal(insn::tensor(isa::kFnMOV, isa::kTypeFLOAT32, 1, 2, 0, 0, 0), "FLOAT32 MOV");
+  // ISA version 2: FLOAT32 is legal on the HLS core (FEATURES.FLOAT32), but
+  // only for the functions that list it, with an activation code of 0..3 in
+  // RC, and CVT / FC only in the TENSOR class.
+  expectIllegal(insn::tensor(isa::kFnADD, isa::kTypeFLOAT32, 1, 2, 3, 4, 0), "FLOAT32 ADD with activation 4");
+  expectIllegal(insn::tensor(isa::kFnMAX, isa::kTypeFLOAT32, 1, 2, 3, 1, 0), "rc on FLOAT32 MAX");
+  expectIllegal(insn::tensor(isa::kFnAND, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), "FLOAT32 AND");
+  expectIllegal(insn::tensor(isa::kFnNOT, isa::kTypeFLOAT32, 1, 2, 0, 0, 0), "FLOAT32 NOT");
+  expectIllegal(insn::tensor(isa::kFnFC, isa::kTypeINT32, 1, 2, 3, 4, 0), "INT32 FC");
+  expectIllegal(insn::tensor(isa::kFnCVT, isa::kTypeBOOL8, 1, 2, 0, 0, 0), "BOOL8 CVT");
+  expectIllegal(insn::alu(isa::kFnCVT, 1, 2), "CVT in the SALU class");
+  expectIllegal(insn::alu(isa::kFnFC, 1, 2, 3, 4), "FC in the SALU class");
+  expectIllegal(insn::brcmp(isa::kFnCVT, 1, 2, 0), "BRCMP with CVT");
   expectIllegal(insn::tensor(isa::kFnEQ, 3, 1, 2, 3, 0, 0), "TYPE 3");
   expectIllegal(insn::tensor(isa::kFnADD, isa::kTypeBOOL8, 1, 2, 3, 0, 0), "BOOL8 ADD");
   expectIllegal(insn::tensor(isa::kFnAND, isa::kTypeINT32, 1, 2, 3, 0, 0), "INT32 AND");

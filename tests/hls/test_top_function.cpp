@@ -19,13 +19,13 @@ struct Top {
   std::vector<uint32_t> data = std::vector<uint32_t>(16, 0);
   std::vector<uint32_t> ctx = std::vector<uint32_t>(isa::kCONTEXT_BYTES / 4, 0xDEADBEEF);
   uint32_t preempt = 0;
-  uint32_t watchdog = 0, status = 0, haltPc = 0, faultInfo = 0, id = 0, version = 0;
+  uint32_t watchdog = 0, status = 0, haltPc = 0, faultInfo = 0, features = 0, id = 0, version = 0;
   uint64_t cycles = 0, iterations = 0, instret = 0;
 
   void call(uint32_t mode, uint32_t insnLimit, uint64_t loopBudget = 0, uint64_t execBudget = 0) {
     nnfab_core(prog.data(), data.data(), ctx.data(), static_cast<uint32_t>(prog.size() * 8),
                static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
-               &status, &haltPc, &faultInfo, &cycles, &iterations, &instret, &id, &version);
+               &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version);
   }
   uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
 };
@@ -39,6 +39,7 @@ TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
   EXPECT_EQ(t.haltPc, 5u);
   EXPECT_EQ(t.id, isa::kCORE_ID);
   EXPECT_EQ(t.version, isa::kIsaVersion);
+  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32);  // the HLS core executes FLOAT32
   EXPECT_EQ(t.instret, 5u);
   EXPECT_EQ(t.iterations, 1u);
   EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs

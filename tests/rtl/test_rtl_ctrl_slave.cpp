@@ -49,6 +49,7 @@ struct RegisterModel {
     }
     if (off == isa::kRegID) return isa::kCORE_ID;
     if (off == isa::kRegISA_VERSION) return isa::kIsaVersion;
+    if (off == isa::kRegFEATURES) return 0;  // the RTL core has no FLOAT32 units yet
     auto it = status.find(off);
     return it == status.end() ? 0 : it->second;
   }
@@ -104,7 +105,7 @@ struct Bench {
                                     isa::kRegDATA_SIZE,     isa::kRegMODE,          isa::kRegINSN_LIMIT,
                                     isa::kRegLOOP_BUDGET,   isa::kRegEXEC_BUDGET + 4, isa::kRegPREEMPT,
                                     isa::kRegSTATUS,        isa::kRegCYCLES,        isa::kRegID,
-                                    isa::kRegISA_VERSION,   0x5Cu};
+                                    isa::kRegISA_VERSION,   isa::kRegFEATURES};
     return rand(8) == 0 ? rand(32) * 4 : regs[rand(sizeof(regs) / sizeof(regs[0]))];
   }
 };

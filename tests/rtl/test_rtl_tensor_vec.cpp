@@ -111,7 +111,7 @@ void runCase(uint32_t seed, std::map<std::string, int>& hits) {
   for (;;) {
     c.fn = rand(isa::kNumAluFns);
     c.type = rand(2) == 0 ? isa::kTypeINT32 : isa::kTypeBOOL8;
-    if (c.fn == isa::kFnDIV || !(isa::fnTypeMask(c.fn) & (1u << c.type))) continue;
+    if (c.fn == isa::kFnDIV || isa::fnTensorOnly(c.fn) || !(isa::fnTypeMask(c.fn) & (1u << c.type))) continue;
     const uint32_t rb = resultBytes(c.fn, c.type);
     bool same = true;
     for (uint32_t s = 0; s < isa::fnOperands(c.fn); ++s) same = same && sourceBytes(c.fn, c.type, int(s)) == rb;

@@ -16,6 +16,7 @@
 #include "model/json_io.h"
 #include "runtime/cpu_device.h"
 #include "runtime/fabric_device.h"
+#include "runtime/fabric_performance.h"
 #include "api/run_model.h"
 #include "runtime/runtime_models.h"
 #include "support/loop_models.h"
@@ -37,6 +38,16 @@ const Device& hls() {
 }
 
 using testing::runOn;
+
+// hls as a core of the base ISA (no FEATURES probe: FLOAT32 unread, so
+// off), with the registered hls's clock and hand-off costs: how partitioning
+// treats models a core cannot run entirely (sim until its FLOAT32 units land).
+const Device& baseIsaHls() {
+  static const FabricDevice device("hls-base-isa", "hls without FLOAT32", isa::kNOMINAL_CLOCK_MHZ,
+                                   [] { return std::make_unique<backends::HlsBackend>(); }, runtime::EngineOptions{},
+                                   runtime::handoffCosts(runtime::kHlsFabricStepNs));
+  return device;
+}
 
 // Same status; on success the same outputs, byte for byte.
 void expectSame(const ExecutionResult& expected, const ExecutionResult& actual, const std::string& what) {
@@ -104,14 +115,20 @@ TEST(HlsDevice, CapabilitiesFollowTheCycleModel) {
 
 TEST(HlsDevice, ReportsSupportedOperationsWithReasons) {
   std::vector<std::string> why;
-  EXPECT_EQ(hls().getSupportedOperations(testing::mixedModel(), &why),
+  // Without FLOAT32 in FEATURES, the FLOAT32 operation and the loop with a
+  // FLOAT32 body are not supported, with the reason.
+  EXPECT_EQ(baseIsaHls().getSupportedOperations(testing::mixedModel(), &why),
             (std::vector<bool>{true, true, false, true}));
   EXPECT_TRUE(why[0].empty());
   EXPECT_FALSE(why[2].empty());
+  EXPECT_NE(why[2].find("FEATURES"), std::string::npos) << why[2];
+  EXPECT_EQ(baseIsaHls().getSupportedOperations(testing::mixedLoop(), &why), std::vector<bool>{false});
+  EXPECT_FALSE(why[0].empty());
+  // The registered hls core executes FLOAT32 (FEATURES.FLOAT32): all of it.
+  EXPECT_EQ(hls().getSupportedOperations(testing::mixedModel(), &why), (std::vector<bool>{true, true, true, true}));
+  EXPECT_EQ(hls().getSupportedOperations(testing::mixedLoop(), &why), std::vector<bool>{true});
 
   EXPECT_EQ(hls().getSupportedOperations(testing::counterLoop(), &why), std::vector<bool>{true});
-  EXPECT_EQ(hls().getSupportedOperations(testing::mixedLoop(), &why), std::vector<bool>{false});
-  EXPECT_FALSE(why[0].empty());
   EXPECT_EQ(hls().getSupportedOperations(testing::intIf(/*unknownOutput=*/true), &why),
             std::vector<bool>{false});
   EXPECT_NE(why[0].find("unknown size"), std::string::npos) << why[0];
@@ -182,20 +199,31 @@ TEST(HlsDevice, InterpretedWhileRunsItsIntegerPartOnTheFabric) {
   EXPECT_GE(observed.slices(), 13u);
 }
 
-// The registered hls weighs its hand-offs: a loop with a FLOAT32 part
+// A core without FLOAT32 weighs its hand-offs: a loop with a FLOAT32 part
 // whose fabric steps would cost microseconds per pass against nanoseconds
 // on the CPU runs whole on the CPU, with the same results.
 TEST(HlsDevice, MixedLoopWhoseHandOffsAreNotWorthItRunsWholeOnTheCpu) {
-  const runtime::Plan plan = hls().partition(testing::mixedLoop());
+  const runtime::Plan plan = baseIsaHls().partition(testing::mixedLoop());
   ASSERT_EQ(plan.main().steps.size(), 1u);
   ASSERT_EQ(plan.main().steps[0].kind, runtime::StepKind::CPU);
   EXPECT_EQ(plan.main().steps[0].codes[0], runtime::ReasonCode::NOT_WORTH_HANDOFFS);
   EXPECT_FALSE(plan.usesFabric());
-  expectSameAsCpu(hls(), testing::mixedLoop(), {int32s({1}, {6}), testing::floats({2}, {1, 2})}, "mixed loop");
+  expectSameAsCpu(baseIsaHls(), testing::mixedLoop(), {int32s({1}, {6}), testing::floats({2}, {1, 2})}, "mixed loop");
   // The IF/WHILE rule of getSupportedOperations is unchanged: it reports
   // what the fabric can run, not what the plan chooses.
-  EXPECT_FALSE(hls().getSupportedOperations(testing::mixedLoop(), nullptr)[0]);
-  EXPECT_TRUE(hls().getSupportedOperations(testing::counterLoop(), nullptr)[0]);
+  EXPECT_FALSE(baseIsaHls().getSupportedOperations(testing::mixedLoop(), nullptr)[0]);
+  EXPECT_TRUE(baseIsaHls().getSupportedOperations(testing::counterLoop(), nullptr)[0]);
+}
+
+// With FEATURES.FLOAT32 (the registered hls) the same loop runs whole on
+// the fabric: one step, no hand-off per pass, the CPU's results bit for bit.
+TEST(HlsDevice, Float32LoopRunsWholeOnTheFabric) {
+  for (const Model& model : {testing::mixedLoop(), testing::floatLoop()}) {
+    const runtime::Plan plan = hls().partition(model);
+    ASSERT_EQ(plan.main().steps.size(), 1u);
+    EXPECT_EQ(plan.main().steps[0].kind, runtime::StepKind::FABRIC);
+  }
+  expectSameAsCpu(hls(), testing::mixedLoop(), {int32s({1}, {6}), testing::floats({2}, {1, 2})}, "mixed loop");
 }
 
 TEST(HlsDevice, CompileFailureFallsBackToTheCpu) {

@@ -57,24 +57,28 @@ TEST_F(PartitionCli, DefaultsToTheMostHardwareLikeDevice) {
   EXPECT_EQ(o.out.rfind("plan on ", 0), 0u) << o.out;
 }
 
-#ifdef NNFAB_HAS_HLS
-// hls weighs its hand-offs: the mixed loop's fabric parts (an INT32 LESS and
-// ADD per pass) cost far more in hand-offs than they save.
+#ifdef NNFAB_HAS_SIM_DEVICE
+// sim (no FLOAT32 in its FEATURES yet) weighs its hand-offs: the mixed
+// loop's fabric parts (an INT32 LESS and ADD per pass) cost far more in
+// hand-offs than they save.
 TEST_F(PartitionCli, ShowsLoopsWhoseHandOffsAreNotWorthItOnTheCpu) {
   const fs::path model = write("mixed_loop.json", nnfab::writeModel(nnfab::testing::mixedLoop()));
-  const Outcome o = nnfab("partition " + model.string() + " --device hls");
+  const Outcome o = nnfab("partition " + model.string() + " --device sim");
   EXPECT_EQ(o.exitCode, 0) << o.err;
-  EXPECT_NE(o.out.find("plan on hls: 0 fabric step(s), 1 CPU step(s), 0 interpreted IF/WHILE"), std::string::npos)
+  EXPECT_NE(o.out.find("plan on sim: 0 fabric step(s), 1 CPU step(s), 0 interpreted IF/WHILE"), std::string::npos)
       << o.out;
   EXPECT_NE(o.out.find("step 0: cpu operations [0 WHILE]"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("operation 0 (WHILE) not on hls:"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("operation 0 (WHILE) not on sim:"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("hand-offs"), std::string::npos) << o.out;
   EXPECT_EQ(o.err, "");
 }
+#endif
+
+#ifdef NNFAB_HAS_HLS
 
 TEST_F(PartitionCli, JsonGivesStepsKindsDevicesAndReasonCodes) {
   const std::string path = std::string(NNFAB_SOURCE_ROOT) + "/examples/";
-  for (const char* name : {"while_fib", "while_sum", "if_abs_scale"}) {
+  for (const char* name : {"while_fib", "while_sum", "if_abs_scale", "rnn_loop"}) {
     const Outcome o = nnfab("partition --json " + path + std::string(name) + ".json --device hls");
     ASSERT_EQ(o.exitCode, 0) << name << ": " << o.err;
     EXPECT_EQ(o.err, "") << name;
@@ -99,13 +103,29 @@ TEST_F(PartitionCli, JsonGivesStepsKindsDevicesAndReasonCodes) {
                            doc["interpretedSteps"].get<size_t>())
         << name;
   }
-  // while_fib (FLOAT32 state, FULLY_CONNECTED body): whole on the CPU, with
-  // the stable code.
+  // while_fib (FLOAT32 state, FULLY_CONNECTED body): hls executes FLOAT32,
+  // so the whole WHILE is one fabric step.
   const Outcome fib = nnfab("partition --json " + path + "while_fib.json --device hls");
   const auto doc = nlohmann::json::parse(fib.out);
   ASSERT_EQ(doc["subgraphs"].size(), 1u) << fib.out;
-  EXPECT_EQ(doc["subgraphs"][0]["steps"][0]["kind"], "cpu");
-  EXPECT_EQ(doc["subgraphs"][0]["steps"][0]["operations"][0]["reasonCode"], "not_worth_handoffs");
+  EXPECT_EQ(doc["fabricSteps"], 1) << fib.out;
+  EXPECT_EQ(doc["interpretedSteps"], 0) << fib.out;
+  EXPECT_EQ(doc["subgraphs"][0]["steps"][0]["kind"], "fabric");
+  EXPECT_EQ(doc["subgraphs"][0]["steps"][0]["operations"][0]["onFabric"], true);
+#ifdef NNFAB_HAS_SIM_DEVICE
+  // On sim (FEATURES without FLOAT32) the loop runs whole on the CPU, with
+  // the stable code.
+  const auto simDoc = nlohmann::json::parse(nnfab("partition --json " + path + "while_fib.json --device sim").out);
+  EXPECT_EQ(simDoc["subgraphs"][0]["steps"][0]["kind"], "cpu");
+  EXPECT_EQ(simDoc["subgraphs"][0]["steps"][0]["operations"][0]["reasonCode"], "not_worth_handoffs");
+#endif
+  // rnn_loop (FLOAT32 state, two FULLY_CONNECTED, ADD with RELU, a
+  // data-dependent trip count): wholly on the hls fabric.
+  const auto rnn = nlohmann::json::parse(nnfab("partition --json " + path + "rnn_loop.json --device hls").out);
+  EXPECT_EQ(rnn["fabricSteps"], 1);
+  EXPECT_EQ(rnn["cpuSteps"], 0);
+  EXPECT_EQ(rnn["interpretedSteps"], 0);
+  EXPECT_EQ(rnn["subgraphs"][0]["steps"][0]["operations"][0]["onFabric"], true);
   // while_sum (INT32 only): one fabric step.
   const auto sum = nlohmann::json::parse(nnfab("partition --json " + path + "while_sum.json --device hls").out);
   EXPECT_EQ(sum["fabricSteps"], 1);

@@ -61,7 +61,8 @@ struct Gen {
         break;
       }
       default: {
-        const uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+        uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+        while (isa::fnTensorOnly(fn)) fn = uniform(0, isa::kNumAluFns - 1);  // CVT, FC: no SALU form
         const uint32_t ops = isa::fnOperands(fn);
         p.a.emit(insn::alu(fn, valueReg(), anyReg(), ops >= 2 ? anyReg() : 0, ops >= 3 ? anyReg() : 0));
       }
@@ -94,7 +95,10 @@ struct Gen {
   }
 
   void tensor() {
+    // The base ISA both cores execute (the RTL has no FLOAT32 units yet: CVT
+    // and FC are FLOAT32 functions).
     uint32_t fn = uniform(0, isa::kNumAluFns - 1);
+    while (isa::fnTensorOnly(fn)) fn = uniform(0, isa::kNumAluFns - 1);
     const uint32_t mask = isa::fnTypeMask(fn);
     uint32_t type = (mask & 1u) && ((mask & 2u) == 0 || chance(0.5)) ? isa::kTypeINT32 : isa::kTypeBOOL8;
     const uint32_t ops = isa::fnOperands(fn);

@@ -1,6 +1,7 @@
 #include "support/random_model.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -60,8 +61,24 @@ int32_t randomInt32(RandomSource& rng) {
   }
 }
 
-// Halves of small integers: exact in float and in the JSON writer's decimal form.
-float randomFloat(RandomSource& rng) {
+// The FLOAT32 edge values of docs/isa.md "FLOAT32 numerics": signed
+// zeros, subnormals (smallest, largest, negative), the smallest normal,
+// infinities, NaNs (quiet, with a payload, signalling), the largest finite
+// values (sums and products overflow) and values whose sums, products and
+// quotients land on the halfway point between two floats (1 + 2^-23,
+// 2^-24, 3 * 2^-25, 1.5 * 2^-126).
+float edgeFloat(RandomSource& rng) {
+  static const std::vector<uint32_t> kBits = {
+      0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x007FFFFF, 0x00800000, 0x7F800000, 0xFF800000,
+      0x7FC00000, 0xFFC12345, 0x7F800001, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800001, 0x33800000, 0x33C00000,
+      0x00C00000, 0x4B000001, 0x3F7FFFFF};
+  return std::bit_cast<float>(rng.pick(kBits));
+}
+
+// Halves of small integers: exact in float and in the JSON writer's decimal
+// form; some integers, and with edges, some edge values.
+float randomFloat(RandomSource& rng, bool edges = false) {
+  if (edges && rng.percent(20)) return edgeFloat(rng);
   if (rng.percent(10)) return static_cast<float>(randomInt32(rng));
   return static_cast<float>(rng.range(-16, 16)) * 0.5f;
 }
@@ -147,6 +164,7 @@ class SubgraphGen {
   void emitComparison(OperandType type);
   void emitSelect(OperandType type);
   void emitCast();
+  void emitFullyConnected();
   void emitIf();
   void emitWhile();
   Value clamp(const Value& x, int32_t lo, int32_t hi);
@@ -242,7 +260,7 @@ Value SubgraphGen::constant(OperandType type, const Dimensions& dims) {
     bytes = bytesOf(v);
   } else if (type == F32) {
     std::vector<float> v(n);
-    for (float& x : v) x = randomFloat(rng_);
+    for (float& x : v) x = randomFloat(rng_, m_.opt.floatEdges);
     bytes = bytesOf(v);
   } else {
     bytes.resize(n);
@@ -344,7 +362,7 @@ void SubgraphGen::emitRandom() {
     }
     return;
   }
-  const uint64_t r = rng_.below(m_.opt.float32 ? 11 : 8);
+  const uint64_t r = rng_.below(m_.opt.float32 ? (m_.opt.floatEdges ? 13 : 11) : 8);
   switch (r) {
     case 0:
     case 1:
@@ -377,6 +395,13 @@ void SubgraphGen::emitRandom() {
       return emitArithmetic(F32);
     case 9:
       return emitComparison(F32);
+    case 11: {
+      const OperationType op = rng_.percent(50) ? OperationType::ABS : OperationType::NEG;
+      emit(op, {anyValue(F32)}, F32);
+      return;
+    }
+    case 12:
+      return emitFullyConnected();
     default:
       return rng_.percent(30) ? emitSelect(F32) : emitCast();
   }
@@ -386,23 +411,65 @@ void SubgraphGen::emitArithmetic(OperandType type) {
   static const std::vector<OperationType> kInt = {OperationType::ADD,     OperationType::SUB,
                                                   OperationType::MUL,     OperationType::DIV,
                                                   OperationType::MAXIMUM, OperationType::MINIMUM};
-  // No float DIV: x / 0 gives infinities and NaNs whose propagation adds
-  // nothing to what the fabric is tested for.
+  // Float DIV only with edge values on (the FLOAT32 fabric tests): x / 0
+  // gives infinities and NaNs, which the other seeds leave out.
   static const std::vector<OperationType> kFloat = {OperationType::ADD, OperationType::SUB,
                                                     OperationType::MUL, OperationType::MAXIMUM,
                                                     OperationType::MINIMUM};
-  const OperationType op = rng_.pick(type == I32 ? kInt : kFloat);
+  const OperationType op = rng_.pick(type == I32 ? kInt : m_.opt.floatEdges ? kInt : kFloat);
   const Value a = anyValue(type);
   Value b = anyValue(type);
-  if (op == OperationType::DIV && rng_.percent(30)) {
+  if (op == OperationType::DIV && type == I32 && rng_.percent(30)) {
     // The divisors nnfab defines specially: 0 and -1 (with INT32_MIN).
     b = constantInt32(m_.subshapeOf(m_.shape), rng_.percent(50) ? 0 : -1);
   }
-  if (rng_.percent(50)) {
-    emit(op, {a, b}, type);
-  } else {
-    emit(op, {b, a}, type);
+  // A fused activation (NONE, RELU, RELU1, RELU6) on FLOAT32 with edges.
+  const bool fused = type == F32 && m_.opt.floatEdges && op != OperationType::MAXIMUM &&
+                     op != OperationType::MINIMUM && rng_.percent(50);
+  const int32_t act = fused ? static_cast<int32_t>(rng_.range(0, 3)) : 0;
+  const Value v = rng_.percent(50) ? emit(op, {a, b}, type) : emit(op, {b, a}, type);
+  if (act != 0) {
+    const uint32_t k = sg_.operations.back().inputs[2];
+    sg_.operands[k].value = bytesOf(std::vector<int32_t>{act});
   }
+  (void)v;
+}
+
+// FULLY_CONNECTED over a FLOAT32 value of rank >= 2 (input_size = its last
+// dimension, units = the same, so the [batch, units] result has its element
+// count), then RESHAPE back to its shape: the result stays broadcast-
+// compatible with the model's shape. Constant weights and bias, a random
+// fused activation.
+void SubgraphGen::emitFullyConnected() {
+  Value x = anyValue(F32);
+  if (elements(x.dims) == 0) {
+    emit(OperationType::ABS, {x}, F32);
+    return;
+  }
+  const Dimensions original = x.dims;
+  if (x.dims.size() < 2) {
+    // FULLY_CONNECTED wants rank >= 2: a [1, n] copy of a rank-1 value.
+    const Dimensions row = {1, x.dims.empty() ? 1u : x.dims[0]};
+    const uint32_t shape = addOperand(I32, {2}, OperandLifeTime::CONSTANT_COPY);
+    sg_.operands[shape].value = bytesOf(std::vector<int32_t>(row.begin(), row.end()));
+    const uint32_t k = addOperand(F32, row, OperandLifeTime::TEMPORARY_VARIABLE);
+    sg_.operations.push_back({OperationType::RESHAPE, {x.operand, shape}, {k}});
+    x = {k, F32, row, true};
+  }
+  const uint32_t inputSize = x.dims.back();
+  const uint32_t batch = static_cast<uint32_t>(elements(x.dims) / inputSize);
+  const Value w = constant(F32, {inputSize, inputSize});
+  const Value bias = constant(F32, {inputSize});
+  const uint32_t act = addOperand(OperandType::INT32, {}, OperandLifeTime::CONSTANT_COPY);
+  sg_.operands[act].value = bytesOf(std::vector<int32_t>{static_cast<int32_t>(rng_.range(0, 3))});
+  const uint32_t fc = addOperand(F32, {batch, inputSize}, OperandLifeTime::TEMPORARY_VARIABLE);
+  sg_.operations.push_back({OperationType::FULLY_CONNECTED, {x.operand, w.operand, bias.operand, act}, {fc}});
+  const uint32_t shape = addOperand(I32, {static_cast<uint32_t>(original.size())}, OperandLifeTime::CONSTANT_COPY);
+  std::vector<int32_t> dims(original.begin(), original.end());
+  sg_.operands[shape].value = bytesOf(dims);
+  const uint32_t out = addOperand(F32, original, OperandLifeTime::TEMPORARY_VARIABLE);
+  sg_.operations.push_back({OperationType::RESHAPE, {fc, shape}, {out}});
+  pool_.push_back({out, F32, original, true});
 }
 
 void SubgraphGen::emitComparison(OperandType type) {
@@ -802,7 +869,7 @@ std::vector<TensorValue> randomInputs(const Model& model, RandomSource& rng,
       v.data = bytesOf(data);
     } else if (operand.type == F32) {
       std::vector<float> data(n);
-      for (float& x : data) x = randomFloat(rng);
+      for (float& x : data) x = randomFloat(rng, options.floatEdges);
       v.data = bytesOf(data);
     } else {
       v.data.resize(n * sizeOfElement(operand.type));

@@ -78,6 +78,10 @@ struct RandomModelOptions {
   // floats and CAST INT32<->FLOAT32, so partitioning between fabric and CPU
   // is exercised.
   bool float32 = false;
+  // With float32: FLOAT32 edge values (±0, subnormals, ±inf, NaN, overflow,
+  // halfway-rounding values) in constants, float DIV, fused activations,
+  // ABS/NEG and FULLY_CONNECTED (+ RESHAPE): the FLOAT32 fabric's tests.
+  bool floatEdges = false;
   // Percentage of main-subgraph IFs whose branches give differently shaped
   // outputs, declared with unknown rank and used only as main outputs. Valid
   // under NNAPI's runtime rules, not its driver rules: the runtime must run
@@ -97,6 +101,8 @@ struct RandomInputOptions {
   // BOOL8 inputs also take bytes other than 0 and 1 (NNAPI: non-zero is true),
   // which the JSON formats cannot express.
   bool nonCanonicalBools = false;
+  // FLOAT32 inputs also take the edge values (RandomModelOptions::floatEdges).
+  bool floatEdges = false;
 };
 
 // One value per main input, of its declared type and dimensions, with INT32
