@@ -11,6 +11,9 @@ Sizes Sizes::quick() {
   s.watchdogBudget = 2000;
   s.hostExecutions = 200;
   s.cosimN = 1000;
+  s.fcSize = 64;
+  s.fibN = 100;
+  s.rnnSteps = 100;
   return s;
 }
 
@@ -20,6 +23,8 @@ const std::vector<Group>& benchGroups() {
        runLoopsGroup},
       {"if", "cycles from a ready IF condition to the branch (IF overhead inside a loop)", true, runIfGroup},
       {"tensor", "elementwise INT32 ADD: elements per cycle against the memory-port bound", true, runTensorGroup},
+      {"fc", "FULLY_CONNECTED MAC/cycle against the port bound; while_fib and rnn_loop cycles per iteration "
+             "(devices whose FEATURES have FLOAT32)", true, runFcGroup},
       {"watchdog", "cycles from an expired EXEC_BUDGET / LOOP_BUDGET to the halt", true, runWatchdogGroup},
       {"preempt", "cycles from a preemption request to the saved context", true, runPreemptGroup},
       {"cosim", "simulation speed in device cycles per second, sim/hls wall-time ratio", true, runCosimGroup},

@@ -25,6 +25,10 @@ struct Sizes {
   uint64_t watchdogBudget = 20000;  // cycles
   uint32_t hostExecutions = 5000;   // tiny model, host overhead
   uint32_t cosimN = 100000;         // counter loop run on sim and hls for the wall-time ratio
+  uint32_t fcSize = 256;            // FULLY_CONNECTED units = input_size (batch 1 and fcBatch)
+  uint32_t fcBatch = 4;
+  uint32_t fibN = 1000;             // while_fib iterations
+  uint32_t rnnSteps = 1000;         // rnn_loop time steps
 
   static Sizes full() { return {}; }
   static Sizes quick();
@@ -65,5 +69,6 @@ Status runWatchdogGroup(const Context& context, Report& report);
 Status runPreemptGroup(const Context& context, Report& report);
 Status runCosimGroup(const Context& context, Report& report);
 Status runHostGroup(const Context& context, Report& report);
+Status runFcGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

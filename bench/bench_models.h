@@ -22,3 +22,17 @@ Model elementwiseAdd(uint32_t elements);
 Model tinyAdd();
 
 }  // namespace nnfab::bench
+
+namespace nnfab::bench {
+
+// FULLY_CONNECTED of a [batch, inputSize] input with constant [units,
+// inputSize] weights and bias, no activation: the fc group's layer.
+Model fullyConnected(uint32_t batch, uint32_t units, uint32_t inputSize);
+// examples/while_fib.json: a [1, 2] FLOAT32 state advanced by a 2x2
+// FULLY_CONNECTED n times (input: n).
+Model whileFib();
+// examples/rnn_loop.json's shape: h = RELU(FC(h) + FC(x)) over a [1, hidden]
+// state for `steps` iterations (inputs: x [1, hidden], steps [1]).
+Model rnnLoop(uint32_t hidden);
+
+}  // namespace nnfab::bench

@@ -86,7 +86,7 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
              maxU64(q.b, maxU64(ceilBeats(q.c), ceilBeats(q.d)));
     case kCycleFc:
       if (q.a == 0 || q.b == 0 || q.c == 0) return kTensorFixedCycles + p.mem_latency;
-      return kTensorFixedCycles + p.mem_latency + 2u * isa::kCycle_fp_latency +
+      return kTensorFixedCycles + p.mem_latency + isa::kCycle_fc_latency +
              maxU64(maxU64(ceilBeats(fcReadBytes(q.a, q.b, q.c)), ceilBeats(4u * q.a * q.b)),
                     fcWaves(q.a, q.b) * q.c * isa::kFC_INTERLEAVE);
   }

@@ -86,6 +86,20 @@ const std::map<std::string, std::string>& expectedUnits() {
     u["add_int32.bound_elements_per_cycle"] = "elements/cycle";
     u["add_int32.efficiency_percent"] = "%";
     u["add_int32.projected_gb_per_s_at_300mhz"] = "GB/s";
+    for (const std::string fc : {"fc_b1", "fc_b4"}) {
+      u[fc + ".cycles"] = "cycles";
+      u[fc + ".macs_per_cycle"] = "MAC/cycle";
+      u[fc + ".port_bound_macs_per_cycle"] = "MAC/cycle";
+      u[fc + ".efficiency_percent"] = "%";
+      u[fc + ".model_fc_cycles"] = "cycles";
+      u[fc + ".cycles_beyond_model"] = "cycles";
+    }
+    for (const std::string loop : {"while_fib", "rnn_loop"}) {
+      u[loop + ".cycles"] = "cycles";
+      u[loop + ".iterations"] = "iterations";
+      u[loop + ".cycles_per_iteration"] = "cycles";
+      u[loop + ".projected_us_at_300mhz"] = "us";
+    }
     u["watchdog.exec_budget_halt_cycles"] = "cycles";
     u["watchdog.loop_budget_halt_cycles"] = "cycles";
     u["preempt.request_to_saved_cycles"] = "cycles";
@@ -200,6 +214,29 @@ TEST_F(BenchCli, AddEfficiencyIsWhatTheCycleModelPredicts) {
   EXPECT_EQ(metric(j, "add_int32.efficiency_percent")["met"], true);
   EXPECT_EQ(j["groups"], Json::parse(R"(["tensor"])"));
   EXPECT_EQ(j["metrics"].size(), 5u) << "--only tensor ran other groups";
+}
+
+// The fc group on hls (FEATURES.FLOAT32): the layer's CYCLES are the cycle
+// model's FC plus the program's few other instructions, within the port
+// bound, and the FLOAT32 loops report their iterations.
+TEST_F(BenchCli, FcGroupAgreesWithTheCycleModel) {
+  const Json j = quickRun("--only fc");
+  const uint32_t n = 64;  // Sizes::quick().fcSize
+  for (const auto& [id, batch] : {std::pair<std::string, uint32_t>{"fc_b1", 1}, {"fc_b4", 4}}) {
+    const double model = static_cast<double>(
+        hls::cycleCost(hls::kDefaultCycleParams, {hls::kCycleFc, batch, n, n, 0}));
+    EXPECT_EQ(metric(j, id + ".model_fc_cycles")["value"].get<double>(), model);
+    const double beyond = metric(j, id + ".cycles_beyond_model")["value"].get<double>();
+    EXPECT_GT(beyond, 0.0);
+    EXPECT_LT(beyond, 100.0) << "program load, a few scalar instructions and HALT";
+    EXPECT_LE(metric(j, id + ".macs_per_cycle")["value"].get<double>(),
+              metric(j, id + ".port_bound_macs_per_cycle")["value"].get<double>());
+  }
+  EXPECT_EQ(metric(j, "fc_b1.port_bound_macs_per_cycle")["value"].get<double>(), isa::kMEM_BEAT_BYTES / 4.0);
+  EXPECT_EQ(metric(j, "while_fib.iterations")["value"].get<double>(), 98.0);  // i from 1 to n = 100
+  EXPECT_EQ(metric(j, "rnn_loop.iterations")["value"].get<double>(), 99.0);   // 100 steps
+  EXPECT_GT(metric(j, "rnn_loop.cycles_per_iteration")["value"].get<double>(),
+            metric(j, "while_fib.cycles_per_iteration")["value"].get<double>());
 }
 
 TEST_F(BenchCli, IfWatchdogAndPreemptFiguresOnHls) {

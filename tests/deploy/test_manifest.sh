@@ -12,12 +12,14 @@ expected_sha=$(sha256sum "$work/nnfab_core.xclbin" | cut -d' ' -f1)
 
 PATH="$fake:$PATH" bash "$manifest" "$work/nnfab_core.xclbin" xilinx_u250_gen3x16_xdma_4_1_202210_1 rtl hw \
   "$header" "$work/m.json"
-python3 - "$work/m.json" "$expected_sha" <<'PY'
-import json, sys
+python3 - "$work/m.json" "$expected_sha" "$header" <<'PY'
+import json, re, sys
 m = json.load(open(sys.argv[1]))
+# The ISA version the manifest must carry: the generated header's (isa.json's).
+isa_version = int(re.search(r"kIsaVersion = (\d+);", open(sys.argv[3]).read()).group(1))
 want = {"format": "nnfab-xclbin-manifest", "format_version": 1, "xclbin": "nnfab_core.xclbin",
         "sha256": sys.argv[2], "bytes": 21, "platform": "xilinx_u250_gen3x16_xdma_4_1_202210_1",
-        "kernel": "rtl", "kernel_name": "nnfab_core", "target": "hw", "isa_version": 1,
+        "kernel": "rtl", "kernel_name": "nnfab_core", "target": "hw", "isa_version": isa_version,
         "tool_version": "v++ v2023.2 (64-bit)", "requested_clock_mhz": 300, "achieved_clock_mhz": 287}
 bad = {k: (m.get(k), v) for k, v in want.items() if m.get(k) != v}
 assert not bad, f"manifest fields differ (got, want): {bad}"

@@ -293,7 +293,7 @@ TEST(HlsFloat, FcCycleModelReachesThePortBoundOnLargeLayers) {
   EXPECT_LE(macPerCycle, double{isa::kFC_LANES});
   // A tiny layer is bound by the interleave: input_size * FC_INTERLEAVE.
   EXPECT_EQ(hls::cycleCost(hls::kDefaultCycleParams, hls::CycleQuery{hls::kCycleFc, 1, 2, 2, 0}),
-            2 + isa::kCycle_mem_latency + 2 * isa::kCycle_fp_latency + 2 * isa::kFC_INTERLEAVE);
+            2 + isa::kCycle_mem_latency + isa::kCycle_fc_latency + 2 * isa::kFC_INTERLEAVE);
 }
 
 }  // namespace
