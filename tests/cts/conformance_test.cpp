@@ -217,7 +217,7 @@ void expectFloat32ControlFlowWhollyOnTheFabric(const char* deviceName) {
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no FLOAT32 control-flow cases in " << ctsDir();
-  RecordProperty("float32ControlFlowCases", checked);
+  ::testing::Test::RecordProperty("float32ControlFlowCases", checked);
   EXPECT_GE(checked, 10);  // if_simple, if_constant, if_no_value, while_fib, while_infinite_loop variants
 }
 
