@@ -6,8 +6,10 @@
 // then the bias terms bias[u0 + s] * 1.0 with the activation, so every sum is
 // summed strictly in order (acc = +0; acc = acc + round(x * w); then
 // act(acc + bias)). Operands come from cached 64-byte beats: one for x (and
-// the bias), one per slot for its weight row, each read with a single-beat
-// read on a miss (a weight row's beat serves 16 terms). The operands of a
+// the bias), one per slot for its weight row (a weight row's beat serves 16
+// terms). When the next term misses, every stream whose next operand is not
+// cached is fetched at once, single-beat reads issued back to back (one
+// memory latency for all of them; answers come in order). The operands of a
 // slot's term are registered the cycle before the slot's turn in the lane.
 // The wave's results are written as single-beat strobed writes in output
 // order once the last of them has left the lane.
@@ -46,8 +48,7 @@ module nnfab_tensor_fc (
     F_IDLE,
     F_WAVE,
     F_RUN,
-    F_READ,
-    F_WAIT,
+    F_FETCH,
     F_DRAIN,
     F_WRITE,
     F_DONE
@@ -77,8 +78,10 @@ module nnfab_tensor_fc (
   logic [511:0] wc[8];
   logic [57:0] wc_tag[8];
   logic wc_ok[8];
-  logic miss_x;
-  logic [57:0] miss_beat;
+  // Streams 0..7: the slots' weight rows; 8: x (or the bias).
+  logic [8:0] need, pend;
+  logic [3:0] need_k, pend_k;
+  logic [57:0] beat_of[9];
   // the wave's results
   logic [31:0] res[8];
   logic [3:0] res_cnt, wr_k;
@@ -113,6 +116,25 @@ module nnfab_tensor_fc (
     x_hit = xc_ok && xc_tag == ax[63:6];
     w_hit = bias_phase || (wc_ok[cur_s] && wc_tag[cur_s] == aw[63:6]);
   end
+  // Which streams miss their next operand (weights only outside the bias
+  // phase, only the wave's slots), and the lowest one still to issue / to be
+  // answered (issued in increasing order, so answers come in that order).
+  logic [8:0] miss;
+  always_comb begin
+    for (int k = 0; k < 8; k++) begin
+      beat_of[k] = wp[k][63:6];
+      miss[k] = !bias_phase && 4'(k) < n && !(wc_ok[k] && wc_tag[k] == wp[k][63:6]);
+    end
+    beat_of[8] = ax[63:6];
+    miss[8] = !x_hit;
+    need_k = 4'd8;
+    pend_k = 4'd8;
+    for (int k = 8; k >= 0; k--) begin
+      if (need[k]) need_k = 4'(k);
+      if (pend[k]) pend_k = 4'(k);
+    end
+  end
+
   // The registered term enters the lane in cur_s's turn: prepare it when the
   // lane's slot is the one before.
   assign turn = lane_slot + 3'd1 == cur_s;
@@ -120,9 +142,9 @@ module nnfab_tensor_fc (
 
   assign busy = state != F_IDLE;
   assign done = state == F_DONE;
-  assign rd_valid = state == F_READ;
-  assign rd_addr = {miss_beat, 6'd0};
-  assign r_ready = state == F_WAIT;
+  assign rd_valid = state == F_FETCH && need != 9'd0;
+  assign rd_addr = {beat_of[need_k], 6'd0};
+  assign r_ready = state == F_FETCH;
   assign sq_push = state == F_WRITE && wr_k != n && !sq_full;
   assign sq_addr = {out_ptr[63:6], 6'd0};
   assign sq_data = {16{res[wr_k[2:0]]}};
@@ -187,9 +209,9 @@ module nnfab_tensor_fc (
         end
         F_RUN:
         if (!x_hit || !w_hit) begin
-          miss_x <= !x_hit;
-          miss_beat <= !x_hit ? ax[63:6] : aw[63:6];
-          state <= F_READ;
+          need <= miss;
+          pend <= 9'd0;
+          state <= F_FETCH;
         end else if (issue) begin
           if (bias_phase) bp <= add64(bp, 32'd4);
           else wp[cur_s] <= add64(aw, 32'd4);
@@ -204,19 +226,22 @@ module nnfab_tensor_fc (
             end
           end else cur_s <= cur_s + 3'd1;
         end
-        F_READ: if (rd_ready) state <= F_WAIT;
-        F_WAIT:
-        if (r_valid) begin
-          if (miss_x) begin
-            xc <= r_data;
-            xc_tag <= miss_beat;
-            xc_ok <= 1'b1;
-          end else begin
-            wc[cur_s] <= r_data;
-            wc_tag[cur_s] <= miss_beat;
-            wc_ok[cur_s] <= 1'b1;
+        F_FETCH: begin
+          // Issue the next missing stream's beat; take the oldest answer.
+          if (rd_valid && rd_ready) need[need_k] <= 1'b0;
+          if (r_valid) begin
+            if (pend_k == 4'd8) begin
+              xc <= r_data;
+              xc_tag <= beat_of[8];
+              xc_ok <= 1'b1;
+            end else begin
+              wc[pend_k[2:0]] <= r_data;
+              wc_tag[pend_k[2:0]] <= beat_of[pend_k];
+              wc_ok[pend_k[2:0]] <= 1'b1;
+            end
           end
-          state <= F_RUN;
+          pend <= (pend | (rd_valid && rd_ready ? 9'd1 << need_k : 9'd0)) & ~(r_valid ? 9'd1 << pend_k : 9'd0);
+          if (need == 9'd0 && pend == 9'd0) state <= F_RUN;
         end
         F_DRAIN:
         if (res_cnt == n) begin
@@ -261,6 +286,8 @@ module nnfab_tensor_fc (
       else $error("nnfab_tensor_fc: result for slot %0d outside the wave (n = %0d)", out_slot, n);
       assert (state != F_RUN || ax[1:0] == 2'd0)
       else $error("nnfab_tensor_fc: operand address %0h not word-aligned", ax);
+      assert (!r_valid || state != F_FETCH || pend != 9'd0)
+      else $error("nnfab_tensor_fc: a read answer nobody asked for");
     end
 `endif
 endmodule
