@@ -32,7 +32,7 @@ bool isLegal(const isa::Fields& f) {
   const uint32_t cls = f.opcode & isa::kClassMask;
   const uint32_t fn = f.opcode & isa::kFnMask;
   if (cls == isa::kClassCTRL) return f.opcode < isa::kNumCtrlOps;
-  if (cls == isa::kClassSALU) return fn < isa::kNumAluFns;
+  if (cls == isa::kClassSALU) return fn < isa::kNumAluFns && !isa::fnTensorOnly(fn);
   if (cls == isa::kClassBRCMP) return isa::fnIsComparison(fn);
   if (cls == isa::kClassTENSOR) return fn < isa::kNumAluFns && ((isa::fnTypeMask(fn) >> f.type) & 1u) != 0;
   return false;
@@ -61,8 +61,12 @@ std::string format(uint64_t word, const std::map<uint32_t, std::string>* labels)
     return fmt::format("b{} {}, {}, {}{}", lower(isa::aluFnName(fn)), reg(f.ra), reg(f.rb), target(f.imm, labels), bang);
   }
   if (cls == isa::kClassTENSOR) {
+    // FLOAT32 ADD/SUB/MUL/DIV carry their fused activation in RC.
+    static const char* const kActivations[] = {"none", "relu", "relu1", "relu6"};
+    const bool act = f.type == isa::kTypeFLOAT32 && isa::fnFloatActivation(fn);
+    const std::string rc = !act ? reg(f.rc) : f.rc < 4 ? std::string(kActivations[f.rc]) : fmt::format("act{}", f.rc);
     return fmt::format("t{}.{} {}, {}, {}, {}, {}", lower(isa::aluFnName(fn)), lower(isa::typeName(f.type)), reg(f.rd),
-                       reg(f.ra), reg(f.rb), reg(f.rc), f.imm);
+                       reg(f.ra), reg(f.rb), rc, f.imm);
   }
   const std::string name = lower(isa::ctrlOpName(f.opcode));
   switch (f.opcode) {
@@ -109,6 +113,11 @@ std::string describeDescriptor(const Program& program, uint32_t fn, uint32_t off
                        wordAt(program.dataImage, offset + 4 * (first + 2)),
                        wordAt(program.dataImage, offset + 4 * (first + 3)));
   };
+  if (fn == isa::kFnFC) {
+    return fmt::format("batch {}  units {}  input_size {}  activation {}", wordAt(program.dataImage, offset),
+                       wordAt(program.dataImage, offset + 4), wordAt(program.dataImage, offset + 8),
+                       wordAt(program.dataImage, offset + 12));
+  }
   std::string s = fmt::format("dims {}", vec(isa::kDescDIM));
   const char* names[3] = {"a", "b", "c"};
   const uint32_t firsts[3] = {isa::kDescSTRIDE_A, isa::kDescSTRIDE_B, isa::kDescSTRIDE_C};

@@ -114,11 +114,15 @@ bool fullyConnectedSupported(const Subgraph& sg, const Operation& op, std::strin
   return true;
 }
 
-// RESHAPE: a copy (or a view) with a constant 1-D TENSOR_INT32 shape.
+// RESHAPE: a copy (or a view) with a constant 1-D TENSOR_INT32 shape, on
+// TENSOR_FLOAT32 (the type the CPU executor and NNAPI take it on).
 bool reshapeSupported(const Subgraph& sg, const Operation& op, std::string* why, const FabricFeatures& f) {
   if (op.inputs.size() != 2 || op.outputs.size() != 1) return fail(why, "RESHAPE expects 2 inputs and 1 output");
   const T t = sg.operands[op.inputs[0]].type;
-  if (!isData(t, f)) return fail(why, fmt::format("RESHAPE on {}: the fabric takes only {}", typeName(t), dataTypes(f)));
+  if (t != T::TENSOR_FLOAT32 || !f.float32) {
+    return fail(why, fmt::format("RESHAPE on {}: the fabric runs it on TENSOR_FLOAT32 only, with FLOAT32 in the "
+                                 "device's FEATURES", typeName(t)));
+  }
   if (sg.operands[op.outputs[0]].type != t) return fail(why, "RESHAPE output type differs from its input's");
   const Operand& shape = sg.operands[op.inputs[1]];
   if (shape.type != T::TENSOR_INT32 || (shape.lifetime != OperandLifeTime::CONSTANT_COPY &&

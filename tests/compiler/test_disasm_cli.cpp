@@ -52,10 +52,22 @@ TEST_F(DisasmCli, InputsFileGivesTheShapes) {
 }
 
 TEST_F(DisasmCli, UnsupportedOrUncompilableIsExitOne) {
-  const Outcome o = nnfab("disasm examples/if_abs_scale.json");
+  // RESHAPE whose shape is an input: the fabric needs it at compile time.
+  testing::SubgraphBuilder r;
+  const uint32_t in = r.input(OperandType::TENSOR_FLOAT32, {4});
+  const uint32_t shape = r.input(OperandType::TENSOR_INT32, {2});
+  const uint32_t out = r.output(OperandType::TENSOR_FLOAT32, {});
+  r.op(OperationType::RESHAPE, {in, shape}, {out});
+  Model unsupported;
+  unsupported.main = r.build();
+  const Outcome o = nnfab("disasm " + write("reshape_input_shape.json", writeModel(unsupported)).string());
   EXPECT_EQ(o.exitCode, 1);
   EXPECT_TRUE(o.out.empty()) << o.out;
   EXPECT_NE(o.err.find("not supported by the fabric"), std::string::npos) << o.err;
+  // if_abs_scale (FLOAT32 in its branches) is the whole ISA's since version 2.
+  const Outcome f = nnfab("disasm examples/if_abs_scale.json");
+  EXPECT_EQ(f.exitCode, 0) << f.err;
+  EXPECT_NE(f.out.find(".float32"), std::string::npos) << f.out;
 
   const fs::path deep = write("deep.json", writeModel(testing::deepWhileChain(100)));
   const Outcome d = nnfab("disasm " + deep.string());

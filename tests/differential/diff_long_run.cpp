@@ -106,6 +106,7 @@ bool parseArgs(int argc, char** argv, Args* args) {
       args->shrink = true;
     } else if (a == "--float") {
       args->options.float32 = true;
+      args->options.floatEdges = true;
       args->custom = true;
     } else if (a == "--no-hidden-shapes") {
       args->options.unknownShapePercent = 0;

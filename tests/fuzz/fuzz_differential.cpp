@@ -26,6 +26,7 @@ using nnfab::testing::RandomSource;
 RandomModelOptions optionsFrom(uint8_t b) {
   RandomModelOptions options;
   options.float32 = (b & 1) != 0;
+  options.floatEdges = options.float32;  // FLOAT32 edge values, DIV, activations, FC
   options.maxDepth = (b >> 1) & 3;
   options.maxOperations = 2 + ((b >> 3) & 3) * 2;
   options.maxLoopBound = 3;  // short loops: many models per second
@@ -49,6 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   RandomSource inputRng(std::span<const uint8_t>(data, size));
   c.inputOptions.nonCanonicalBools = (data[0] & 0x80) != 0;
+  c.inputOptions.floatEdges = options.floatEdges;
   c.inputs = nnfab::testing::randomInputs(c.model, inputRng, c.inputOptions);
 
   static const std::vector<const nnfab::Device*> cheap = [] {

@@ -168,7 +168,19 @@ struct Gen {
 
   void fault() {
     switch (uniform(0, 3)) {
-      case 0: p.a.emit((uint64_t{rng()} << 32) | rng()); break;  // most random words are illegal
+      case 0: {  // most random words are illegal
+        // Not a FLOAT32/CVT/FC tensor word: the HLS core executes those, the
+        // RTL (FEATURES 0) rejects them, so the two would rightly differ.
+        uint64_t word = 0;
+        for (;;) {
+          word = (uint64_t{rng()} << 32) | rng();
+          const isa::Fields f = isa::decodeFields(word);
+          const bool tensor = (f.opcode & isa::kClassMask) == isa::kClassTENSOR;
+          if (!tensor || (f.type != isa::kTypeFLOAT32 && !isa::fnTensorOnly(f.opcode & isa::kFnMask))) break;
+        }
+        p.a.emit(word);
+        break;
+      }
       case 1: p.a.emit(insn::halt(uniform(1, 1000))); break;
       case 2: p.a.emit(insn::jmp(1u << 20)); break;  // pc leaves the program
       default: p.a.emit(insn::stw(1, valueReg(), 0)); break;  // a random base: mostly out of range
