@@ -169,8 +169,8 @@ struct Gen {
   void fault() {
     switch (uniform(0, 3)) {
       case 0: {  // most random words are illegal
-        // Not a FLOAT32/CVT/FC tensor word: the HLS core executes those, the
-        // RTL (FEATURES 0) rejects them, so the two would rightly differ.
+        // Not a FLOAT32/CVT/FC tensor word: both cores execute those, but
+        // NaN payloads may rightly differ (test_sim_float.cpp compares them).
         uint64_t word = 0;
         for (;;) {
           word = (uint64_t{rng()} << 32) | rng();
