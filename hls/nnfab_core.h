@@ -32,7 +32,7 @@ namespace nnfab {
 namespace hls {
 
 // The FEATURES register of this core: it executes FLOAT32, CVT and FC.
-static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32;
+static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC;
 
 // The same core with another memory latency in its cycle model (a device
 // option of the hls backend); nnfab_core is this with kDefaultCycleParams.

@@ -55,6 +55,16 @@ std::string hex(uint64_t v, int digits) {
 
 int width(const json& entry) { return entry.value("width", 32); }
 
+// The FEATURES value of the RTL kernel: the bits named in kernel.features.
+uint32_t rtlFeatures(const json& isa) {
+  uint32_t features = 0;
+  for (const auto& name : isa["kernel"].value("features", json::array()))
+    for (const auto& r : isa["registers"])
+      for (const auto& b : r.value("bits", json::array()))
+        if (r["name"] == "FEATURES" && b["name"] == name) features |= 1u << b["lsb"].get<int>();
+  return features;
+}
+
 // ---------------------------------------------------------------- C++ header
 std::string cppHeader(const json& isa) {
   std::ostringstream h;
@@ -187,6 +197,8 @@ std::string cppHeader(const json& isa) {
         << hex(((1ull << b["width"].get<int>()) - 1) << b["lsb"].get<int>(), 2) << "u;\n";
   }
   h << "static constexpr uint32_t kRegWindowBytes = 128u;\n";
+  h << "// FEATURES of the RTL kernel (isa.json kernel.features).\n";
+  h << "static constexpr uint32_t kRtlFeatures = " << hex(rtlFeatures(isa), 2) << "u;\n";
   h << "static constexpr uint32_t kModeResume = 0x1u;\nstatic constexpr uint32_t kPreemptRequest = 0x1u;\n";
 
   h << "\n// Tensor descriptor: word indices.\n";
@@ -301,15 +313,7 @@ std::string svh(const json& isa) {
     }) << ";\n";
     v << "localparam int NNFAB_TYPE_BYTES_" << tn << " = " << t["bytes"].get<int>() << ";\n";
   }
-  {
-    // The FEATURES value of the RTL kernel: the bits of kernel.features.
-    uint32_t features = 0;
-    for (const auto& name : isa["kernel"].value("features", json::array()))
-      for (const auto& r : isa["registers"])
-        for (const auto& b : r.value("bits", json::array()))
-          if (r["name"] == "FEATURES" && b["name"] == name) features |= 1u << b["lsb"].get<int>();
-    v << "localparam logic [31:0] NNFAB_RTL_FEATURES = 32'h" << hex(features, 8).substr(2) << ";\n";
-  }
+  v << "localparam logic [31:0] NNFAB_RTL_FEATURES = 32'h" << hex(rtlFeatures(isa), 8).substr(2) << ";\n";
   v << "localparam int NNFAB_REG_WINDOW_BYTES = 128;\n";
   v << "localparam int NNFAB_MODE_RESUME_BIT = 0;\nlocalparam int NNFAB_PREEMPT_REQUEST_BIT = 0;\n";
   v << "localparam int NNFAB_IRQ_DONE_BIT = 0;\nlocalparam int NNFAB_IRQ_READY_BIT = 1;\n";

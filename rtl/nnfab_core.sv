@@ -247,9 +247,10 @@ module nnfab_core (
   assign m_axi_data_arburst = BURST_INCR;
 
   // ------------------------------------------------------ sequencer
-  logic t_start, t_abort, t_busy, t_done, t_fault;
+  logic t_start, t_abort, t_busy, t_done, t_fault, t_illegal;
   logic [4:0] t_fn;
   logic [1:0] t_type;
+  logic [4:0] t_rc;
   logic [31:0] t_dst, t_src_a, t_src_b, t_src_c, t_desc, t_data_size, t_fault_info;
   logic [63:0] t_data_addr;
 
@@ -310,6 +311,7 @@ module nnfab_core (
       .t_start(t_start),
       .t_fn(t_fn),
       .t_type(t_type),
+      .t_rc(t_rc),
       .t_dst(t_dst),
       .t_src_a(t_src_a),
       .t_src_b(t_src_b),
@@ -321,6 +323,7 @@ module nnfab_core (
       .t_busy(t_busy),
       .t_done(t_done),
       .t_fault(t_fault),
+      .t_illegal(t_illegal),
       .t_fault_info(t_fault_info)
   );
 
@@ -331,6 +334,7 @@ module nnfab_core (
       .start(t_start),
       .fn(t_fn),
       .ty(t_type),
+      .rc(t_rc),
       .dst(t_dst),
       .src_a(t_src_a),
       .src_b(t_src_b),
@@ -343,6 +347,7 @@ module nnfab_core (
       .busy(t_busy),
       .done(t_done),
       .fault(t_fault),
+      .illegal(t_illegal),
       .fault_info(t_fault_info),
       .rd_valid(t_rd_valid),
       .rd_addr(t_rd_addr),

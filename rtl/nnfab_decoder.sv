@@ -21,8 +21,14 @@ module nnfab_decoder (
   logic reserved;
   logic known, use_rd, use_ra, use_rb, use_rc, use_imm, use_backedge, use_type;
   logic type_ok;
-  // FLOAT32, CVT and FC stay ILLEGAL_INSTRUCTION until the FP units are wired (isa.json kernel.features).
+  // What the core executes beyond the base ISA (isa.json kernel.features):
+  // TYPE FLOAT32 and CVT with FEATURE_FLOAT32, FC with FEATURE_FC as well;
+  // otherwise they are ILLEGAL_INSTRUCTION.
   localparam logic FLOAT32_ON = NNFAB_RTL_FEATURES[NNFAB_BIT_FEATURE_FLOAT32];
+  localparam logic FC_ON = NNFAB_RTL_FEATURES[NNFAB_BIT_FEATURE_FC];
+  // FLOAT32 ADD/SUB/MUL/DIV read a fused activation code (0..3) from RC.
+  logic float_act;
+  assign float_act = ty == NNFAB_TYPE_FLOAT32 && NNFAB_FNS_FLOAT_ACTIVATION[fn];
 
   assign opcode = insn[NNFAB_F_OPCODE_LSB+:NNFAB_F_OPCODE_W];
   assign rd = insn[NNFAB_F_RD_LSB+:NNFAB_F_RD_W];
@@ -103,11 +109,13 @@ module nnfab_decoder (
         use_backedge = 1'b1;
       end
       NNFAB_CLASS_TENSOR: begin
-        known = ({27'd0, fn} < NNFAB_NUM_ALU_FNS) && type_ok && (FLOAT32_ON || (ty != NNFAB_TYPE_FLOAT32 && !NNFAB_FNS_TENSOR_ONLY[fn]));
+        known = ({27'd0, fn} < NNFAB_NUM_ALU_FNS) && type_ok &&
+            (FLOAT32_ON || (ty != NNFAB_TYPE_FLOAT32 && fn != NNFAB_FN_CVT)) && (FC_ON || fn != NNFAB_FN_FC) &&
+            (!float_act || rc[4:2] == 3'd0);
         use_rd = 1'b1;
         use_ra = 1'b1;
         use_rb = NNFAB_FNS_TWO_OPERANDS[fn];
-        use_rc = NNFAB_FNS_THREE_OPERANDS[fn];
+        use_rc = NNFAB_FNS_THREE_OPERANDS[fn] || float_act;
         use_imm = 1'b1;
         use_type = 1'b1;
       end

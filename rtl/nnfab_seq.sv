@@ -80,6 +80,7 @@ module nnfab_seq (
     output logic          t_start,
     output logic [4:0]    t_fn,
     output logic [1:0]    t_type,
+    output logic [4:0]    t_rc,   // the RC field (FLOAT32 fused activation)
     output logic [31:0]   t_dst,
     output logic [31:0]   t_src_a,
     output logic [31:0]   t_src_b,
@@ -91,6 +92,7 @@ module nnfab_seq (
     input  logic          t_busy,
     input  logic          t_done,
     input  logic          t_fault,
+    input  logic          t_illegal,  // with t_fault: ILLEGAL_INSTRUCTION (an FC descriptor)
     input  logic [31:0]   t_fault_info
 );
   typedef enum logic [3:0] {
@@ -523,6 +525,7 @@ module nnfab_seq (
   assign watchdog_state = {wd_armed, wd_arms};
   assign t_fn = fn;
   assign t_type = ty;
+  assign t_rc = rc;
   assign t_dst = rf_dst;
   assign t_src_a = va;
   assign t_src_b = vb;
@@ -753,8 +756,8 @@ module nnfab_seq (
         end else if (t_done) begin
           if (t_fault) begin
             stop = 1'b1;
-            stop_status_d = NNFAB_STATUS_ACCESS_FAULT;
-            stop_info_d = t_fault_info;
+            stop_status_d = t_illegal ? NNFAB_STATUS_ILLEGAL_INSTRUCTION : NNFAB_STATUS_ACCESS_FAULT;
+            stop_info_d = t_illegal ? insn[31:0] : t_fault_info;
           end else begin
             retire = 1'b1;
             pc_d = pc + 32'd1;

@@ -5,7 +5,8 @@
 //  - nnfab_tensor_vec: every source contiguous and of the result's element
 //    size, not DIV: 64-byte beats, bursts, one output beat per cycle;
 //  - nnfab_tensor_elem: everything else (broadcast and other strides, mixed
-//    element sizes, DIV): one element per cycle through the scalar ALU.
+//    element sizes, DIV, FLOAT32 but MOV): one element at a time through the
+//    scalar ALU, the divider or the FP pipe (nnfab_tensor_fp).
 // The checks run on one shared, pipelined multiplier (nnfab_check_mul, 3
 // cycles per product, one product per cycle) over a few dozen cycles: they
 // are per-instruction work, not per element.
@@ -17,6 +18,7 @@ module nnfab_tensor (
     input  logic         start,
     input  logic [4:0]   fn,
     input  logic [1:0]   ty,
+    input  logic [4:0]   rc,      // the RC field: FLOAT32 ADD/SUB/MUL/DIV's fused activation
     input  logic [31:0]  dst,
     input  logic [31:0]  src_a,
     input  logic [31:0]  src_b,
@@ -29,6 +31,7 @@ module nnfab_tensor (
     output logic         busy,
     output logic         done,
     output logic         fault,
+    output logic         illegal,  // with fault: ILLEGAL_INSTRUCTION (an FC descriptor's strides or activation)
     output logic [31:0]  fault_info,
     // data port
     output logic         rd_valid,
@@ -54,7 +57,7 @@ module nnfab_tensor (
     output logic         bw_w_last,
     input  logic         bw_w_ready
 );
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     T_IDLE,
     T_DESC_CHECK,
     T_DESC_READ,
@@ -67,12 +70,16 @@ module nnfab_tensor (
     T_RUN,
     T_FAULT,
     T_DONE,
-    T_ABORT
+    T_ABORT,
+    T_FC_MUL,
+    T_FC_CHK,
+    T_FC_RUN,
+    T_ILLEGAL
   } tstate_t;
 
   tstate_t state;
   logic [4:0] fn_q;
-  logic [1:0] ty_q;
+  logic [1:0] ty_q, act_q;
   logic [31:0] dst_q, desc_q, size_q;
   logic [31:0] base[3];
   logic [63:0] data_addr_q;
@@ -155,6 +162,11 @@ module nnfab_tensor (
         mul_a = suffix[0];
         mul_b = dim[0];
       end
+      // FC: batch * units, batch * input_size, units * input_size
+      T_FC_MUL: begin
+        mul_a = ki == 3'd2 ? dim[1] : dim[0];
+        mul_b = ki == 3'd0 ? dim[1] : dim[2];
+      end
       default: begin
         mul_a = dim_m1[ki[1:0]];
         mul_b = stride[s][ki[1:0]];
@@ -165,7 +177,7 @@ module nnfab_tensor (
   logic any_zero, dst_ok, src_ok;
   assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
   assign m_start = !abort && ((!m_pend && (state == T_DST || (state == T_SUFFIX && !any_zero && k != 2'd3))) ||
-      (state == T_TERM && ki != 3'd4));
+      (state == T_TERM && ki != 3'd4) || (state == T_FC_MUL && ki < 3'd3));
   assign m_flush = abort || state == T_IDLE;
 
   nnfab_check_mul u_mul (
@@ -201,7 +213,64 @@ module nnfab_tensor (
   assign abs_base[1] = absolute(data_addr_q, base[1]);
   assign abs_base[2] = absolute(data_addr_q, base[2]);
 
-  logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready;
+  // FLOAT32 elements go through the FP pipe of the element engine, except
+  // SEL and MOV, which copy bits (the integer ALU does); CVT either way.
+  logic fp;
+  assign fp = fn_q == NNFAB_FN_CVT || (ty_q == NNFAB_TYPE_FLOAT32 && fn_q != NNFAB_FN_SEL && fn_q != NNFAB_FN_MOV);
+
+  // FC: the descriptor's legality, the no-op case, the three region products.
+  logic fc_bad, fc_zero;
+  logic [31:0] fc_p[3];
+  logic fc_over[3];
+  always_comb begin
+    fc_bad = dim[3] > 32'd3;
+    for (int i = 0; i < 4; i++)
+      fc_bad = fc_bad || stride[0][i] != 32'd0 || stride[1][i] != 32'd0 || stride[2][i] != 32'd0;
+  end
+  assign fc_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0;
+
+  logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready, f_rd_valid, f_r_ready;
+  logic [63:0] f_rd_addr;
+  logic f_start, f_busy, f_done, e_sq_push, f_sq_push;
+  logic [63:0] e_sq_addr, f_sq_addr, e_sq_strb, f_sq_strb;
+  logic [511:0] e_sq_data, f_sq_data;
+  assign f_start = state == T_FC_CHK && !fc_over[0] && !fc_over[1] && !fc_over[2] && !misaligned(dst_q[2:0], 3'd4) &&
+      !dst_neg && fc_p[0] <= dst_lim && !misaligned(base[0][2:0], 3'd4) && !src_neg[0] && fc_p[1] <= src_lim[0] &&
+      !misaligned(base[1][2:0], 3'd4) && !src_neg[1] && fc_p[2] <= src_lim[1] && !misaligned(base[2][2:0], 3'd4) &&
+      !src_neg[2] && dim[1] <= src_lim[2];
+
+  nnfab_tensor_fc u_fc (
+      .clk(clk),
+      .rst(rst),
+      .start(f_start),
+      .abort(abort),
+      .act(dim[3][1:0]),
+      .batch(dim[0]),
+      .units(dim[1]),
+      .insz(dim[2]),
+      .x_base(abs_base[0]),
+      .w_base(abs_base[1]),
+      .b_base(abs_base[2]),
+      .dst(abs_dst),
+      .busy(f_busy),
+      .done(f_done),
+      .rd_valid(f_rd_valid),
+      .rd_addr(f_rd_addr),
+      .rd_ready(rd_ready),
+      .r_valid(r_valid),
+      .r_data(r_data),
+      .r_ready(f_r_ready),
+      .sq_push(f_sq_push),
+      .sq_addr(f_sq_addr),
+      .sq_data(f_sq_data),
+      .sq_strb(f_sq_strb),
+      .sq_full(sq_full)
+  );
+  // The element engine and the FC engine never run at the same time.
+  assign sq_push = e_sq_push || f_sq_push;
+  assign sq_addr = f_sq_push ? f_sq_addr : e_sq_addr;
+  assign sq_data = f_sq_push ? f_sq_data : e_sq_data;
+  assign sq_strb = f_sq_push ? f_sq_strb : e_sq_strb;
   logic [63:0] e_rd_addr, v_rd_addr;
   logic [7:0] v_rd_len;
   logic d_rd_valid, d_r_ready;
@@ -212,6 +281,9 @@ module nnfab_tensor (
       .start(e_start),
       .abort(abort),
       .fn(fn_q),
+      .fp(fp),
+      .fp_to_int(ty_q == NNFAB_TYPE_FLOAT32),
+      .act(act_q),
       .nsrc(nsrc),
       .sbytes0(sbytes[0]),
       .sbytes1(sbytes[1]),
@@ -236,10 +308,10 @@ module nnfab_tensor (
       .r_valid(r_valid),
       .r_data(r_data),
       .r_ready(e_r_ready),
-      .sq_push(sq_push),
-      .sq_addr(sq_addr),
-      .sq_data(sq_data),
-      .sq_strb(sq_strb),
+      .sq_push(e_sq_push),
+      .sq_addr(e_sq_addr),
+      .sq_data(e_sq_data),
+      .sq_strb(e_sq_strb),
       .sq_full(sq_full)
   );
 
@@ -279,19 +351,20 @@ module nnfab_tensor (
 
   assign d_rd_valid = state == T_DESC_READ && writes_idle;
   assign d_r_ready = state == T_DESC_WAIT;
-  assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid;
-  assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : v_rd_addr;
+  assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid || f_rd_valid;
+  assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : f_rd_valid ? f_rd_addr : v_rd_addr;
   assign rd_len = v_rd_valid ? v_rd_len : 8'd0;
-  assign r_ready = d_r_ready || e_r_ready || v_r_ready;
+  assign r_ready = d_r_ready || e_r_ready || v_r_ready || f_r_ready;
   assign busy = state != T_IDLE;
-  assign done = state == T_DONE || state == T_FAULT;
-  assign fault = state == T_FAULT;
+  assign done = state == T_DONE || state == T_FAULT || state == T_ILLEGAL;
+  assign fault = state == T_FAULT || state == T_ILLEGAL;
+  assign illegal = state == T_ILLEGAL;
 
   // The vector engine needs every source contiguous (row-major over DIM,
   // dimensions of extent 1 excepted) and of the result's element size.
   logic vec_ok;
   always_comb begin
-    vec_ok = fn_q != NNFAB_FN_DIV;
+    vec_ok = fn_q != NNFAB_FN_DIV && !fp;
     for (int i = 0; i < 3; i++)
       if (i < {30'd0, nsrc}) vec_ok = vec_ok && contiguous[i] && sbytes[i] == rbytes;
   end
@@ -304,13 +377,14 @@ module nnfab_tensor (
       fault_info <= '0;
     end else if (abort && state != T_IDLE) begin
       state <= T_ABORT;
-      if (!e_busy && !v_busy) state <= T_IDLE;
+      if (!e_busy && !v_busy && !f_busy) state <= T_IDLE;
     end else begin
       case (state)
         T_IDLE:
         if (start) begin
           fn_q <= fn;
           ty_q <= ty;
+          act_q <= ty == NNFAB_TYPE_FLOAT32 && NNFAB_FNS_FLOAT_ACTIVATION[fn] ? rc[1:0] : 2'd0;
           dst_q <= dst;
           base[0] <= src_a;
           base[1] <= src_b;
@@ -344,10 +418,43 @@ module nnfab_tensor (
         if (r_valid) begin
           desc_beat <= r_data;
           suffix[3] <= 32'd1;
-          k <= 2'd3;
+          k <= fn_q == NNFAB_FN_FC ? 2'd0 : 2'd3;
+          ki <= 3'd0;
           big <= 1'b0;
-          state <= T_SUFFIX;
+          state <= fn_q == NNFAB_FN_FC ? T_FC_MUL : T_SUFFIX;
         end
+        // FC (docs/isa.md): strides 0 and an activation code 0..3, else
+        // ILLEGAL_INSTRUCTION; a zero batch, units or input_size is a no-op;
+        // then the regions in order: destination [batch, units], A [batch,
+        // input_size], B [units, input_size], C [units], FLOAT32 each. The
+        // three products issue on consecutive cycles and come back in order.
+        T_FC_MUL:
+        if (fc_bad) state <= T_ILLEGAL;
+        else if (fc_zero) state <= T_DONE;
+        else begin
+          if (m_start) ki <= ki + 3'd1;
+          if (m_valid) begin
+            fc_p[k] <= mul_y;
+            fc_over[k] <= m_over;
+            k <= k + 2'd1;
+            if (k == 2'd2) state <= T_FC_CHK;
+          end
+        end
+        T_FC_CHK:
+        if (fc_over[0] || misaligned(dst_q[2:0], 3'd4) || dst_neg || fc_p[0] > dst_lim) begin
+          fault_info <= dst_q;
+          state <= T_FAULT;
+        end else if (fc_over[1] || misaligned(base[0][2:0], 3'd4) || src_neg[0] || fc_p[1] > src_lim[0]) begin
+          fault_info <= base[0];
+          state <= T_FAULT;
+        end else if (fc_over[2] || misaligned(base[1][2:0], 3'd4) || src_neg[1] || fc_p[2] > src_lim[1]) begin
+          fault_info <= base[1];
+          state <= T_FAULT;
+        end else if (misaligned(base[2][2:0], 3'd4) || src_neg[2] || dim[1] > src_lim[2]) begin
+          fault_info <= base[2];
+          state <= T_FAULT;
+        end else state <= T_FC_RUN;
+        T_FC_RUN: if (f_done) state <= T_DONE;
         T_SUFFIX: begin
           // A zero dimension makes the instruction a no-op.
           for (int i = 0; i < 4; i++) dim_m1[i] <= dim[i] - 32'd1;
@@ -410,9 +517,20 @@ module nnfab_tensor (
         end
         T_DECIDE: state <= T_RUN;
         T_RUN: if (e_done || v_done) state <= T_DONE;
-        T_FAULT, T_DONE: state <= T_IDLE;
+        T_FAULT, T_DONE, T_ILLEGAL: state <= T_IDLE;
         default: state <= T_IDLE;
       endcase
     end
   end
+`ifndef SYNTHESIS
+  // The FP issue path: the decoder admits only activation codes 0..3, and
+  // FLOAT32 never reaches the vector engine but as MOV (a bit copy).
+  always_ff @(posedge clk)
+    if (!rst) begin
+      assert (!(start && state == T_IDLE && ty == NNFAB_TYPE_FLOAT32 && NNFAB_FNS_FLOAT_ACTIVATION[fn]) || rc[4:2] == 3'd0)
+      else $error("nnfab_tensor: FLOAT32 activation code %0d above RELU6", rc);
+      assert (!v_start || ty_q != NNFAB_TYPE_FLOAT32 || fn_q == NNFAB_FN_MOV)
+      else $error("nnfab_tensor: FLOAT32 function %0d sent to the vector engine", fn_q);
+    end
+`endif
 endmodule

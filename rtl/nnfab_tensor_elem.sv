@@ -1,5 +1,5 @@
 // The tensor unit's element engine: any strides (broadcast included), any
-// element sizes, DIV. It walks the output in row-major order, one element
+// element sizes, DIV, FLOAT32 (through nnfab_tensor_fp). It walks the output in row-major order, one element
 // every four cycles while each source's element is in the beat it holds
 // (one cached beat per source: broadcasts and contiguous rows hit), fetching
 // a beat on a miss. The four stages keep each register-to-register path
@@ -17,6 +17,9 @@ module nnfab_tensor_elem (
     input  logic          start,
     input  logic          abort,
     input  logic [4:0]    fn,
+    input  logic          fp,        // FLOAT32 arithmetic, comparisons, ABS/NEG, CVT: nnfab_tensor_fp
+    input  logic          fp_to_int, // CVT from FLOAT32
+    input  logic [1:0]    act,       // fused activation of FLOAT32 ADD/SUB/MUL/DIV
     input  logic [1:0]    nsrc,
     input  logic [2:0]    sbytes0,
     input  logic [2:0]    sbytes1,
@@ -56,6 +59,7 @@ module nnfab_tensor_elem (
     E_READ,
     E_WAIT,
     E_DIV,
+    E_FP,
     E_FLUSH,
     E_DONE
   } estate_t;
@@ -147,13 +151,31 @@ module nnfab_tensor_elem (
       .q(div_q)
   );
 
+  // FLOAT32: the element goes into the FP pipe in E_EXEC and E_FP waits for
+  // its result (the pipe's latency per element; see docs/rtl.md).
+  logic fp_in, fp_out;
+  logic [31:0] fp_y;
+  assign fp_in = state == E_EXEC && fp;
+  nnfab_tensor_fp u_fp (
+      .clk(clk),
+      .rst(rst || abort),
+      .in_valid(fp_in),
+      .fn(fn),
+      .to_int(fp_to_int),
+      .act(act),
+      .a(v_q[0]),
+      .b(v_q[1]),
+      .out_valid(fp_out),
+      .y(fp_y)
+  );
+
   logic is_div, emit, out_other_beat;
   // The next output byte address: a 32-bit add, the high half by carry select.
   logic [32:0] out_lo;
   logic [63:0] next_out;
   assign out_lo = {1'b0, out_addr[31:0]} + {30'd0, rbytes};
   assign next_out = {out_lo[32] ? out_addr[63:32] + 32'd1 : out_addr[63:32], out_lo[31:0]};
-  assign is_div = fn == NNFAB_FN_DIV;
+  assign is_div = fn == NNFAB_FN_DIV && !fp;
   assign y = is_div ? div_q : alu_q;
   assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
   // An element is produced in E_WB, the cycle after the ALU (E_DIV when the
@@ -223,10 +245,16 @@ module nnfab_tensor_elem (
           state <= E_EXEC;
         end
         E_EXEC:
-        if (!is_div) begin
+        if (fp) state <= E_FP;
+        else if (!is_div) begin
           alu_q <= alu_y;
           state <= E_WB;
         end else if (div_start) state <= E_DIV;
+        E_FP:
+        if (fp_out) begin
+          alu_q <= fp_y;
+          state <= E_WB;
+        end
         E_READ: if (rd_ready) state <= E_WAIT;
         E_WAIT:
         if (r_valid) begin

@@ -45,8 +45,7 @@ int disasm(const DisasmArgs& args) {
   // The ISA's whole instruction set (FLOAT32 included): a core whose
   // FEATURES lack a part stops on it, and devices keep such operations on
   // the CPU (nnfab partition shows where each runs).
-  compiler::FabricFeatures isa;
-  isa.float32 = true;
+  const compiler::FabricFeatures isa = compiler::FabricFeatures::all();
   for (uint32_t i = 0; i < main.operations.size(); ++i) {
     std::string why;
     if (!compiler::isOperationSupported(*model, 0, i, &why, isa)) {

@@ -25,8 +25,7 @@ Status Builder::buildElementwise(Instance& in, uint32_t opIndex, const OpInfo& i
   const OperandType declaredOut = in.sg->operands[op.outputs[0]].type;
   // compile() takes every type of the ISA; the devices' support rules
   // (isOperationSupported with their FEATURES) decide what reaches it.
-  FabricFeatures all;
-  all.float32 = true;
+  const FabricFeatures all = FabricFeatures::all();
   if (!elementwiseTypesSupported(info, op.type, types, declaredOut, &why, all)) {
     return failure(at + ": " + why);
   }

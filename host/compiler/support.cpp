@@ -98,6 +98,7 @@ bool dataOperands(const Subgraph& sg, const Operation& op, size_t firstData, con
 bool fullyConnectedSupported(const Subgraph& sg, const Operation& op, std::string* why, const FabricFeatures& f) {
   if (op.inputs.size() != 4 || op.outputs.size() != 1) return fail(why, "FULLY_CONNECTED expects 4 inputs and 1 output");
   if (!f.float32) return fail(why, "FULLY_CONNECTED is TENSOR_FLOAT32 and this device's FEATURES has no FLOAT32");
+  if (!f.fc) return fail(why, "FULLY_CONNECTED needs FEATURES.FEATURE_FC, which this device does not report");
   const char* names[3] = {"input", "weights", "bias"};
   for (int i = 0; i < 3; ++i) {
     const Operand& o = sg.operands[op.inputs[i]];

@@ -155,8 +155,12 @@ TEST(FloatLowering, SupportFollowsTheFeatures) {
   dynamicAct.main = main.build();
   EXPECT_FALSE(isOperationSupported(dynamicAct, 0, 0, &why, f));
   EXPECT_NE(why.find("constant fused activation"), std::string::npos) << why;
-  // FULLY_CONNECTED without FLOAT32 in FEATURES.
+  // FULLY_CONNECTED without FLOAT32 in FEATURES, with FLOAT32 but without
+  // FEATURE_FC, and with both.
   EXPECT_FALSE(isOperationSupported(fcModel({1, 4}, 2, 0), 0, 0, &why));
+  EXPECT_FALSE(isOperationSupported(fcModel({1, 4}, 2, 0), 0, 0, &why, f));
+  EXPECT_NE(why.find("FEATURE_FC"), std::string::npos) << why;
+  f.fc = true;
   EXPECT_TRUE(isOperationSupported(fcModel({1, 4}, 2, 0), 0, 0, &why, f)) << why;
 }
 

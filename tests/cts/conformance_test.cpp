@@ -192,17 +192,18 @@ bool hasFloat32AndControlFlow(const Model& model) {
   return float32 && controlFlow;
 }
 
-// Issue 12's goal on the hls device (FEATURES.FLOAT32): every FLOAT32
+// Issue 12's goal on the fabric devices whose FEATURES say FLOAT32 and FC
+// (hls, and sim: the RTL core's FP units and FC lane): every FLOAT32
 // control-flow case of the suite plans with no host-interpreted step and
 // every IF/WHILE of main inside a fabric step (Conformance.Passes runs them).
-TEST(ConformanceSuite, Float32ControlFlowRunsWhollyOnTheHlsFabric) {
-  const Device* hls = findDevice("hls");
-  if (hls == nullptr) GTEST_SKIP() << "no hls device in this build";
+void expectFloat32ControlFlowWhollyOnTheFabric(const char* deviceName) {
+  const Device* device = findDevice(deviceName);
+  if (device == nullptr) GTEST_SKIP() << "no " << deviceName << " device in this build";
   int checked = 0;
   for (const std::string& file : caseFiles()) {
     const auto testCase = parseTestCase(readAll(ctsDir() / file));
     if (!testCase.isOk() || !hasFloat32AndControlFlow(testCase->model)) continue;
-    const runtime::Plan plan = hls->partition(testCase->model);
+    const runtime::Plan plan = device->partition(testCase->model);
     for (const runtime::Step& step : plan.main().steps) {
       EXPECT_NE(step.kind, runtime::StepKind::IF) << file;
       EXPECT_NE(step.kind, runtime::StepKind::WHILE) << file;
@@ -216,9 +217,13 @@ TEST(ConformanceSuite, Float32ControlFlowRunsWhollyOnTheHlsFabric) {
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no FLOAT32 control-flow cases in " << ctsDir();
-  RecordProperty("float32ControlFlowCases", checked);
+  ::testing::Test::RecordProperty("float32ControlFlowCases", checked);
   EXPECT_GE(checked, 10);  // if_simple, if_constant, if_no_value, while_fib, while_infinite_loop variants
 }
+
+TEST(ConformanceSuite, Float32ControlFlowRunsWhollyOnTheHlsFabric) { expectFloat32ControlFlowWhollyOnTheFabric("hls"); }
+
+TEST(ConformanceSuite, Float32ControlFlowRunsWhollyOnTheSimFabric) { expectFloat32ControlFlowWhollyOnTheFabric("sim"); }
 
 }  // namespace
 }  // namespace nnfab

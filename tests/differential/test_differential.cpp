@@ -71,9 +71,9 @@ TEST(RandomModels, AgreeOnAnHlsDeviceThatInterpretsEveryMixedIfAndWhile) {
 #endif
 
 // The float seeds (FLOAT32 edge values, DIV, fused activations,
-// FULLY_CONNECTED) reach the fabric where the device's FEATURES say FLOAT32
-// (hls), and stay on the CPU where they do not (sim until its FP units are
-// wired): AgreeOnEveryDevice then compares both bit for bit with cpu.
+// FULLY_CONNECTED) reach the fabric of every device whose FEATURES say
+// FLOAT32 and FC (hls, and sim since the RTL core's FP units are wired):
+// AgreeOnEveryDevice then compares them bit for bit with cpu.
 uint64_t float32OperationsOnFabric(const Device& device, const Model& model, uint64_t* fullyConnected) {
   const runtime::Plan plan = device.partition(model);
   uint64_t n = 0;
@@ -106,7 +106,10 @@ TEST(RandomModels, Float32SeedsRunOnTheFabricWhereFeaturesSayFloat32) {
   }
   EXPECT_GT(onHls, 50u);
   EXPECT_GT(fcOnHls, 5u);
-  EXPECT_EQ(onSim, 0u) << "sim's FEATURES have no FLOAT32: its FLOAT32 operations belong on the CPU";
+  if (sim != nullptr) {
+    EXPECT_GT(onSim, 50u) << "sim's FEATURES say FLOAT32: its FLOAT32 operations belong on the fabric";
+    EXPECT_GT(fcOnSim, 5u) << "sim's FEATURES say FC";
+  }
 }
 
 // Executions from several threads at once, of different models and of one

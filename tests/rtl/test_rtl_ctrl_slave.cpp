@@ -49,7 +49,7 @@ struct RegisterModel {
     }
     if (off == isa::kRegID) return isa::kCORE_ID;
     if (off == isa::kRegISA_VERSION) return isa::kIsaVersion;
-    if (off == isa::kRegFEATURES) return 0;  // the RTL core has no FLOAT32 units yet
+    if (off == isa::kRegFEATURES) return isa::kRtlFeatures;
     auto it = status.find(off);
     return it == status.end() ? 0 : it->second;
   }

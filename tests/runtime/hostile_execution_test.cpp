@@ -112,12 +112,14 @@ TEST_P(OnEveryDevice, ATensorThatDoublesEveryIterationEndsAtTheMemoryLimit) {
 }
 
 TEST_P(OnEveryDevice, LargeBroadcastsAliveTogetherCountAgainstTheLimit) {
-  // Small enough for the RTL co-simulation to finish in a second or two.
-  constexpr uint32_t n = 800;  // 2.56 MB per result
+  // Small enough for the RTL co-simulation (the element engine, one
+  // element every few cycles) to finish each broadcast well within the
+  // host's 10 s hang check on a loaded machine.
+  constexpr uint32_t n = 600;  // 1.44 MB per result
   std::vector<int32_t> column(n, 1), row(n, 2);
   const std::vector<TensorValue> inputs = {int32s({n, 1}, column), int32s({1, n}, row)};
   ExecutionOptions tight;
-  tight.memoryLimitBytes = uint64_t{4} << 20;  // one result fits, two do not
+  tight.memoryLimitBytes = uint64_t{5} << 19;  // 2.5 MB: one result fits, two do not
   const ExecutionResult refused = runOn(device(), twoBroadcasts(), inputs, tight);
   EXPECT_EQ(refused.status.code(), ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT) << refused.status.message();
   ExecutionOptions roomy;

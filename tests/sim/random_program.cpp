@@ -95,8 +95,8 @@ struct Gen {
   }
 
   void tensor() {
-    // The base ISA both cores execute (the RTL has no FLOAT32 units yet: CVT
-    // and FC are FLOAT32 functions).
+    // The base ISA (FLOAT32, CVT and FC are compared in test_sim_float.cpp,
+    // where NaN payloads may differ).
     uint32_t fn = uniform(0, isa::kNumAluFns - 1);
     while (isa::fnTensorOnly(fn)) fn = uniform(0, isa::kNumAluFns - 1);
     const uint32_t mask = isa::fnTypeMask(fn);
@@ -169,8 +169,8 @@ struct Gen {
   void fault() {
     switch (uniform(0, 3)) {
       case 0: {  // most random words are illegal
-        // Not a FLOAT32/CVT/FC tensor word: the HLS core executes those, the
-        // RTL (FEATURES 0) rejects them, so the two would rightly differ.
+        // Not a FLOAT32/CVT/FC tensor word: both cores execute those, but
+        // NaN payloads may rightly differ (test_sim_float.cpp compares them).
         uint64_t word = 0;
         for (;;) {
           word = (uint64_t{rng()} << 32) | rng();
