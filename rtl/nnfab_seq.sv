@@ -757,7 +757,7 @@ module nnfab_seq (
           if (t_fault) begin
             stop = 1'b1;
             stop_status_d = t_illegal ? NNFAB_STATUS_ILLEGAL_INSTRUCTION : NNFAB_STATUS_ACCESS_FAULT;
-            stop_info_d = t_illegal ? insn[31:0] : t_fault_info;
+            stop_info_d = t_illegal ? d_word[31:0] : t_fault_info;
           end else begin
             retire = 1'b1;
             pc_d = pc + 32'd1;
