@@ -1,6 +1,5 @@
 // Entry points: ANeuralNetworksCompilation_* and ANeuralNetworksBurst_*.
 #include <new>
-#include <set>
 
 #include "capi/device_table.h"
 #include "capi/handles.h"
@@ -32,16 +31,8 @@ int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel* model,
                                                 ANeuralNetworksCompilation** compilation) {
   if (model == nullptr || devices == nullptr || compilation == nullptr) return ANEURALNETWORKS_UNEXPECTED_NULL;
   *compilation = nullptr;
-  if (numDevices == 0) return ANEURALNETWORKS_BAD_DATA;
-  std::set<const ANeuralNetworksDevice*> seen;
   std::vector<const DeviceEntry*> entries;
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    if (devices[i] == nullptr) return ANEURALNETWORKS_UNEXPECTED_NULL;
-    if (!seen.insert(devices[i]).second) return ANEURALNETWORKS_BAD_DATA;
-    const DeviceEntry* entry = findEntry(devices[i]);
-    if (entry == nullptr) return ANEURALNETWORKS_BAD_DATA;
-    entries.push_back(entry);
-  }
+  if (int r = resolveDevices(devices, numDevices, &entries); r != ANEURALNETWORKS_NO_ERROR) return r;
   return create(model, std::move(entries), compilation);
 }
 

@@ -1,7 +1,6 @@
 // Entry points: ANeuralNetworksModel_*. NULL checks first, in the order of
 // Android's runtime, then the builder's own checks.
 #include <new>
-#include <set>
 
 #include "capi/device_table.h"
 #include "capi/handles.h"
@@ -79,15 +78,8 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(const ANeuralNetworksM
   if (numDevices == 0) return ANEURALNETWORKS_BAD_DATA;
   const ModelBuilder& builder = *object(model);
   if (!builder.valid()) return ANEURALNETWORKS_BAD_STATE;
-  std::set<const ANeuralNetworksDevice*> seen;
   std::vector<const DeviceEntry*> entries;
-  for (uint32_t i = 0; i < numDevices; ++i) {
-    if (devices[i] == nullptr) return ANEURALNETWORKS_UNEXPECTED_NULL;
-    if (!seen.insert(devices[i]).second) return ANEURALNETWORKS_BAD_DATA;
-    const DeviceEntry* entry = findEntry(devices[i]);
-    if (entry == nullptr) return ANEURALNETWORKS_BAD_DATA;
-    entries.push_back(entry);
-  }
+  if (int r = resolveDevices(devices, numDevices, &entries); r != ANEURALNETWORKS_NO_ERROR) return r;
   // The array is indexed in the order operations were added; the model
   // holds them in execution order.
   const std::vector<uint32_t>& added = builder.addedIndex();

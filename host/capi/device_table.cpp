@@ -1,5 +1,7 @@
 #include "capi/device_table.h"
 
+#include <set>
+
 #ifdef NNFAB_HAS_XRT_EMU_DEVICE
 #include "runtime/xrt_device.h"
 #endif
@@ -38,6 +40,21 @@ const DeviceEntry* findEntry(const ANeuralNetworksDevice* handle) {
     if (reinterpret_cast<const ANeuralNetworksDevice*>(&entry) == handle) return &entry;
   }
   return nullptr;
+}
+
+int resolveDevices(const ANeuralNetworksDevice* const* devices, uint32_t numDevices,
+                   std::vector<const DeviceEntry*>* entries) {
+  if (numDevices == 0) return ANEURALNETWORKS_BAD_DATA;
+  std::set<const ANeuralNetworksDevice*> seen;
+  entries->clear();
+  for (uint32_t i = 0; i < numDevices; ++i) {
+    if (devices[i] == nullptr) return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!seen.insert(devices[i]).second) return ANEURALNETWORKS_BAD_DATA;
+    const DeviceEntry* entry = findEntry(devices[i]);
+    if (entry == nullptr) return ANEURALNETWORKS_BAD_DATA;
+    entries->push_back(entry);
+  }
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 const DeviceEntry& cpuEntry() {

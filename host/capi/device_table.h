@@ -26,5 +26,11 @@ const std::vector<DeviceEntry>& deviceTable();
 // The entry a handle names, or nullptr for a pointer that is no device.
 const DeviceEntry* findEntry(const ANeuralNetworksDevice* handle);
 const DeviceEntry& cpuEntry();
+// A caller's device list (createForDevices, getSupportedOperationsForDevices)
+// as entries, with NNAPI's checks in its order: a NULL element is
+// UNEXPECTED_NULL; an empty list, a repeated device or a pointer that is no
+// device is BAD_DATA. ANEURALNETWORKS_NO_ERROR with *entries filled.
+int resolveDevices(const ANeuralNetworksDevice* const* devices, uint32_t numDevices,
+                   std::vector<const DeviceEntry*>* entries);
 
 }  // namespace nnfab::capi
