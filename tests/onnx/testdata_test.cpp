@@ -2,9 +2,11 @@
 // Loop, Scan) of Debian's libonnx-testdata is imported and, where it imports,
 // run on cpu and on the fabric devices, and compared with the test's
 // output_K.pb within the ONNX backend tests' tolerances (rtol 1e-3, atol 1e-7).
-// The tests that cannot be imported are listed here with the reason (and in
-// docs/onnx.md); a test in the data that is missing from the list fails.
+// The tests that cannot be imported are listed with the reason in
+// control_flow_tests.json (and in docs/onnx.md); a test in the data that is
+// missing from the list fails.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -26,25 +28,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "" = imports and matches; otherwise a substring of the refusal.
-const std::map<std::string, std::string> kControlFlowTests = {
-    {"test_if", ""},
-    {"test_loop11", ""},
-    {"test_range_float_type_positive_delta_expanded", ""},
-    {"test_range_int32_type_negative_delta_expanded", ""},
-    {"test_scan9_sum", ""},
-    {"test_scan_sum", ""},
-    {"test_if_seq", "output 'res' is a sequence"},
-    {"test_if_opt", "is an optional"},
-    {"test_loop13_seq", "input 'seq_empty' is a sequence"},
-    {"test_loop16_seq_none", "is an optional"},
-    {"test_sequence_map_add_1_sequence_1_tensor_expanded", "is a sequence"},
-    {"test_sequence_map_add_2_sequences_expanded", "is a sequence"},
-    {"test_sequence_map_extract_shapes_expanded", "is a sequence"},
-    {"test_sequence_map_identity_1_sequence_1_tensor_expanded", "is a sequence"},
-    {"test_sequence_map_identity_1_sequence_expanded", "is a sequence"},
-    {"test_sequence_map_identity_2_sequences_expanded", "is a sequence"},
-};
+// The list lives in control_flow_tests.json beside this file (the peer
+// driver bench/peers/onnx_testdata.sh reads the same file): test name -> ""
+// when it imports and matches, else a substring of the refusal. Read once, at
+// the instantiation below; a file that cannot be read gives an empty list,
+// which ListIsReadable reports.
+std::map<std::string, std::string> readControlFlowTests() {
+  std::map<std::string, std::string> out;
+  std::ifstream in(NNFAB_ONNX_CONTROL_FLOW_LIST);
+  const nlohmann::json list = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!list.is_object() || !list.contains("tests") || !list["tests"].is_object()) return out;
+  for (const auto& [name, refusal] : list["tests"].items()) {
+    if (refusal.is_string()) out[name] = refusal.get<std::string>();
+  }
+  return out;
+}
+
+const std::map<std::string, std::string>& controlFlowTests() {
+  static const std::map<std::string, std::string> tests = readControlFlowTests();
+  return tests;
+}
 
 std::string readBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -62,6 +65,11 @@ bool usesControlFlow(const onnx::GraphProto& g) {
 
 fs::path dataDir() { return fs::path(NNFAB_ONNX_TESTDATA_DIR) / "node"; }
 
+TEST(OnnxTestdata, ListIsReadable) {
+  EXPECT_FALSE(controlFlowTests().empty())
+      << NNFAB_ONNX_CONTROL_FLOW_LIST << " is missing or not {\"tests\": {name: refusal}}";
+}
+
 TEST(OnnxTestdata, ListCoversEveryControlFlowNodeTest) {
   if (!fs::exists(dataDir())) GTEST_SKIP() << "libonnx-testdata is not installed";
   size_t found = 0;
@@ -70,10 +78,10 @@ TEST(OnnxTestdata, ListCoversEveryControlFlowNodeTest) {
     const std::string bytes = readBytes(entry.path() / "model.onnx");
     if (!m.ParseFromString(bytes) || !usesControlFlow(m.graph())) continue;
     ++found;
-    EXPECT_TRUE(kControlFlowTests.count(entry.path().filename().string()))
+    EXPECT_TRUE(controlFlowTests().count(entry.path().filename().string()))
         << entry.path().filename() << " uses control flow but is not in the list";
   }
-  EXPECT_EQ(found, kControlFlowTests.size());
+  EXPECT_EQ(found, controlFlowTests().size());
 }
 
 // ONNX [] results come back as [1].
@@ -107,7 +115,7 @@ TEST_P(ControlFlowTest, ImportsAndMatchesOrIsRefusedForItsReason) {
   if (!fs::exists(dir)) GTEST_SKIP() << "libonnx-testdata is not installed";
   onnx_import::ImportFailure failure;
   auto imported = onnx_import::importModel(readBytes(dir / "model.onnx"), &failure);
-  const std::string& refusal = kControlFlowTests.at(GetParam());
+  const std::string& refusal = controlFlowTests().at(GetParam());
   if (!refusal.empty()) {
     ASSERT_FALSE(imported.isOk());
     EXPECT_EQ(failure, onnx_import::ImportFailure::UNSUPPORTED);
@@ -147,7 +155,7 @@ TEST_P(ControlFlowTest, ImportsAndMatchesOrIsRefusedForItsReason) {
 
 std::vector<std::string> names() {
   std::vector<std::string> out;
-  for (const auto& [name, reason] : kControlFlowTests) out.push_back(name);
+  for (const auto& [name, reason] : controlFlowTests()) out.push_back(name);
   return out;
 }
 
