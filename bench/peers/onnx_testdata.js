@@ -18,11 +18,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const ort = require('onnxruntime-node');
-
-// ONNX's backend tests compare floats with numpy's assert_allclose at these.
-const RTOL = 1e-3;
-const ATOL = 1e-7;
-const FLOAT_TYPES = new Set(['float16', 'float32', 'float64']);
+const { RTOL, ATOL, toNumber, promoted, compareOutputs } = require('./tensor_compare');
 
 function parseArgs(argv) {
   const args = { device: [] };
@@ -39,45 +35,6 @@ function parseArgs(argv) {
   }
   if (args.device.length === 0) args.device.push('cpu');
   return args;
-}
-
-// A flat element as a number: nnfab's and our JSON spell non-finite floats
-// as strings, ONNX Runtime gives BigInt for int64 and 0/1 for bool.
-function toNumber(x) {
-  if (typeof x === 'bigint') return Number(x);
-  if (typeof x === 'boolean') return x ? 1 : 0;
-  if (x === 'NaN') return NaN;
-  if (x === 'Infinity') return Infinity;
-  if (x === '-Infinity') return -Infinity;
-  return Number(x);
-}
-
-// ONNX's rank 0 is nnfab's [1] (docs/onnx.md).
-const promoted = (dims) => (dims.length === 0 ? [1] : dims.map(Number));
-
-// "" when `got` matches `want` (want.type decides float tolerance or exact).
-function mismatch(want, got) {
-  const wd = promoted(want.dims), gd = promoted(got.dims);
-  if (wd.join(',') !== gd.join(',')) return `dimensions [${gd}] instead of [${wd}]`;
-  if (want.data.length !== got.data.length) return `${got.data.length} elements instead of ${want.data.length}`;
-  const isFloat = FLOAT_TYPES.has(want.type);
-  for (let i = 0; i < want.data.length; ++i) {
-    const w = toNumber(want.data[i]), g = toNumber(got.data[i]);
-    const same = isFloat ? (Number.isNaN(w) ? Number.isNaN(g) : w === g || Math.abs(g - w) <= ATOL + RTOL * Math.abs(w))
-                         : w === g;
-    if (!same) return `element ${i}: ${got.data[i]} instead of ${want.data[i]}`;
-  }
-  return '';
-}
-
-// The first mismatching output, named, or "".
-function compareOutputs(want, got) {
-  if (got.length !== want.length) return `${got.length} outputs instead of ${want.length}`;
-  for (let k = 0; k < want.length; ++k) {
-    const m = mismatch(want[k], got[k]);
-    if (m) return `output ${k} (${want[k].name}): ${m}`;
-  }
-  return '';
 }
 
 const firstLine = (text) => String(text).split('\n').find((l) => l.trim() !== '') || String(text);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/peers/onnx_testdata.sh without the network: a bad option is a usage
-# error, a machine without node gets SKIPPED and exit 77, a build without
+# error, a machine without node gets SKIPPED and exit 77, the comparison
+# keeps ONNX's tolerances (where node is installed), a build without
 # onnxruntime-node under --no-install gets SKIPPED and 77 (never npm); where
 # python3-onnx and libonnx-testdata are installed, testdata_tensors.py decodes
 # a test's .pb files; where onnxruntime-node is installed too, a list that
@@ -27,6 +28,33 @@ out="$(PATH="$tmp/bin" /bin/bash "$drv" --build-dir "$build" --data "$data" 2>&1
 [[ $rc -eq 77 ]] || fail "no node: exit $rc, want 77 ($out)"
 grep -q "SKIPPED: node is not installed" <<<"$out" || fail "no node: no SKIPPED message ($out)"
 grep -q -- "--with-peers" <<<"$out" || fail "no node: the message does not say how to install it ($out)"
+
+# The comparison (bench/peers/tensor_compare.js) at ONNX's tolerances.
+if command -v node >/dev/null; then
+  node - "$root/bench/peers/tensor_compare.js" <<'JS' || fail "tensor_compare.js does not compare as ONNX's backend tests do"
+const assert = require('assert');
+const { mismatch, compareOutputs } = require(process.argv[2]);
+const f = (dims, data) => ({ name: 'y', type: 'float32', dims, data });
+const i = (dims, data) => ({ name: 'n', type: 'int64', dims, data });
+assert.strictEqual(mismatch(f([2], [1, 1000]), f([2], [1 + 5e-4, 1000.9])), '');        // within rtol 1e-3
+assert.notStrictEqual(mismatch(f([2], [1, 1000]), f([2], [1, 1001.1])), '');            // outside it
+assert.strictEqual(mismatch(f([1], [0]), f([1], [5e-8])), '');                           // within atol 1e-7
+assert.notStrictEqual(mismatch(f([1], [0]), f([1], [2e-7])), '');
+assert.strictEqual(mismatch(f([1], ['NaN']), f([1], ['NaN'])), '');                      // NaN equals NaN
+assert.notStrictEqual(mismatch(f([1], ['NaN']), f([1], [0])), '');
+assert.notStrictEqual(mismatch(f([1], [0]), f([1], ['NaN'])), '');
+assert.notStrictEqual(mismatch(f([1], ['Infinity']), f([1], ['-Infinity'])), '');      // an infinity only itself
+assert.notStrictEqual(mismatch(f([1], ['Infinity']), f([1], [5])), '');
+assert.strictEqual(mismatch(f([1], ['-Infinity']), f([1], ['-Infinity'])), '');
+assert.strictEqual(mismatch(i([], [5n]), i([1], [5])), '');                              // rank 0 is [1], BigInt is a number
+assert.notStrictEqual(mismatch(i([1], [1000]), i([1], [1001])), '');                     // integers exactly
+assert.notStrictEqual(mismatch(f([2, 1], [1, 2]), f([1, 2], [1, 2])), '');               // dimensions count
+assert.notStrictEqual(mismatch(f([2], [1, 2]), f([2], [1])), '');
+assert.match(compareOutputs([f([1], [1]), i([1], [2])], [f([1], [1]), i([1], [3])]), /^output 1 \(n\)/);
+assert.notStrictEqual(compareOutputs([f([1], [1])], []), '');
+JS
+  echo "peers_script_test: tensor_compare.js checked"
+fi
 
 have_onnx=0
 /usr/bin/python3 -c 'import onnx' 2>/dev/null && [[ -d "$data/node/test_loop11" ]] && have_onnx=1

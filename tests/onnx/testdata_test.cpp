@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -97,7 +98,12 @@ std::string mismatch(const TensorValue& want, const TensorValue& got) {
       float w, g;
       std::memcpy(&w, want.data.data() + 4 * i, 4);
       std::memcpy(&g, got.data.data() + 4 * i, 4);
-      if (std::isnan(w) ? !std::isnan(g) : std::fabs(g - w) > 1e-7 + 1e-3 * std::fabs(w)) {
+      // NaN equals NaN, an infinity only itself, and a NaN result is never
+      // within tolerance of a number (hence the negated <=).
+      const bool same = std::isnan(w) ? std::isnan(g)
+                        : std::isinf(w) ? g == w
+                                        : std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w);
+      if (!same) {
         return "element " + std::to_string(i) + ": " + std::to_string(g) + " vs " + std::to_string(w);
       }
     } else if (std::memcmp(want.data.data() + i * sizeOfElement(want.type),
@@ -106,6 +112,32 @@ std::string mismatch(const TensorValue& want, const TensorValue& got) {
     }
   }
   return "";
+}
+
+TensorValue floats(const std::vector<float>& values) {
+  TensorValue t;
+  t.type = OperandType::TENSOR_FLOAT32;
+  t.dimensions = {static_cast<uint32_t>(values.size())};
+  t.data.resize(4 * values.size());
+  std::memcpy(t.data.data(), values.data(), t.data.size());
+  return t;
+}
+
+// The comparison itself: ONNX's backend-test tolerances (numpy's
+// assert_allclose at rtol 1e-3, atol 1e-7, NaN equal to NaN).
+TEST(OnnxTestdata, ComparisonUsesOnnxTolerances) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(mismatch(floats({1, 1000}), floats({1.0005f, 1000.9f})), "");
+  EXPECT_NE(mismatch(floats({1000}), floats({1001.1f})), "");
+  EXPECT_EQ(mismatch(floats({0}), floats({5e-8f})), "");
+  EXPECT_NE(mismatch(floats({0}), floats({2e-7f})), "");
+  EXPECT_EQ(mismatch(floats({nan}), floats({nan})), "");
+  EXPECT_NE(mismatch(floats({nan}), floats({0})), "");
+  EXPECT_NE(mismatch(floats({0}), floats({nan})), "");
+  EXPECT_EQ(mismatch(floats({-inf}), floats({-inf})), "");
+  EXPECT_NE(mismatch(floats({inf}), floats({-inf})), "");
+  EXPECT_NE(mismatch(floats({inf}), floats({5})), "");
+  EXPECT_NE(mismatch(floats({1, 2}), floats({1})), "");
 }
 
 class ControlFlowTest : public ::testing::TestWithParam<std::string> {};
