@@ -71,6 +71,10 @@ if ! ort_present "$work"; then
   ort_install "$work" || skip "npm could not install onnxruntime-node $ORT_VERSION (offline?)"
 fi
 
-NODE_PATH="$work/node/node_modules" exec node "$here/onnx_testdata.js" \
+# The inputs files of this run, in a directory of its own: ctest may run two
+# drivers on one build directory at once.
+runs="$(mktemp -d "$work/onnx_testdata.XXXXXX")"
+trap 'rm -rf "$runs"' EXIT
+NODE_PATH="$work/node/node_modules" node "$here/onnx_testdata.js" \
   --list "$list" --data "$data" --nnfab "$nnfab" \
-  --python "$python" --work "$work/onnx_testdata" "${devices[@]}"
+  --python "$python" --work "$runs" "${devices[@]}"
