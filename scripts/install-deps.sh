@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package that building and testing nnfab needs.
 # Idempotent; works as root on a bare Debian 12 (only git present), or via sudo.
-#   --with-peers   also what bench/peers/run.sh needs (ONNX Runtime comparison)
+#   --with-peers   also what bench/peers/ (run.sh, onnx_testdata.sh) needs (ONNX Runtime comparisons)
 set -euo pipefail
 
 WITH_PEERS=0
@@ -43,7 +43,8 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev libonnx-testdata
 )
 if [ "$WITH_PEERS" -eq 1 ]; then
-  # bench/peers (opt-in): python3-onnx writes the ONNX Loop model; node and
+  # bench/peers (opt-in): python3-onnx writes the ONNX Loop model (and reads
+  # the backend tests' .pb tensors for onnx_testdata.sh); node and
   # npm run and install onnxruntime-node. A node that is already on PATH
   # (e.g. another distribution's nodejs, which bundles npm) is kept.
   PACKAGES+=(python3-onnx)

@@ -22,7 +22,7 @@ build="$root/build/default"
 n1=1000
 n2=100000
 repeats=5
-ort_version=1.30.0  # the version the figures were taken with
+source "$here/ort_install.sh"  # ORT_VERSION, ort_install
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -56,14 +56,9 @@ command -v npm >/dev/null || skip "npm is not installed"
 "$python" -c 'import onnx' 2>/dev/null || skip "python3-onnx is not installed"
 
 work="$build/peers"
-mkdir -p "$work/node"
+mkdir -p "$work"
 "$python" "$here/make_loop_model.py" "$work/accumulator_loop.onnx"
-if [[ ! -f "$work/node/node_modules/onnxruntime-node/package.json" ]] ||
-   ! grep -q "\"version\": \"$ort_version\"" "$work/node/node_modules/onnxruntime-node/package.json"; then
-  echo "run.sh: installing onnxruntime-node $ort_version into $work/node (once)" >&2
-  (cd "$work/node" && npm install --ignore-scripts --no-audit --no-fund --silent \
-      --prefix "$work/node" "onnxruntime-node@$ort_version" >&2)
-fi
+ort_install "$work"
 
 # The least of `repeats` onDeviceNs of `nnfab run` at n (one process each,
 # so every run prepares afresh, as a caller of the CLI would): the run other

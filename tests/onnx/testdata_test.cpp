@@ -2,9 +2,11 @@
 // Loop, Scan) of Debian's libonnx-testdata is imported and, where it imports,
 // run on cpu and on the fabric devices, and compared with the test's
 // output_K.pb within the ONNX backend tests' tolerances (rtol 1e-3, atol 1e-7).
-// The tests that cannot be imported are listed here with the reason (and in
-// docs/onnx.md); a test in the data that is missing from the list fails.
+// The tests that cannot be imported are listed with the reason in
+// control_flow_tests.json (and in docs/onnx.md); a test in the data that is
+// missing from the list fails.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -26,25 +29,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "" = imports and matches; otherwise a substring of the refusal.
-const std::map<std::string, std::string> kControlFlowTests = {
-    {"test_if", ""},
-    {"test_loop11", ""},
-    {"test_range_float_type_positive_delta_expanded", ""},
-    {"test_range_int32_type_negative_delta_expanded", ""},
-    {"test_scan9_sum", ""},
-    {"test_scan_sum", ""},
-    {"test_if_seq", "output 'res' is a sequence"},
-    {"test_if_opt", "is an optional"},
-    {"test_loop13_seq", "input 'seq_empty' is a sequence"},
-    {"test_loop16_seq_none", "is an optional"},
-    {"test_sequence_map_add_1_sequence_1_tensor_expanded", "is a sequence"},
-    {"test_sequence_map_add_2_sequences_expanded", "is a sequence"},
-    {"test_sequence_map_extract_shapes_expanded", "is a sequence"},
-    {"test_sequence_map_identity_1_sequence_1_tensor_expanded", "is a sequence"},
-    {"test_sequence_map_identity_1_sequence_expanded", "is a sequence"},
-    {"test_sequence_map_identity_2_sequences_expanded", "is a sequence"},
-};
+// The list lives in control_flow_tests.json beside this file (the peer
+// driver bench/peers/onnx_testdata.sh reads the same file): test name -> ""
+// when it imports and matches, else a substring of the refusal. Read once, at
+// the instantiation below; a file that cannot be read gives an empty list,
+// which ListIsReadable reports.
+std::map<std::string, std::string> readControlFlowTests() {
+  std::map<std::string, std::string> out;
+  std::ifstream in(NNFAB_ONNX_CONTROL_FLOW_LIST);
+  const nlohmann::json list = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!list.is_object() || !list.contains("tests") || !list["tests"].is_object()) return out;
+  for (const auto& [name, refusal] : list["tests"].items()) {
+    if (refusal.is_string()) out[name] = refusal.get<std::string>();
+  }
+  return out;
+}
+
+const std::map<std::string, std::string>& controlFlowTests() {
+  static const std::map<std::string, std::string> tests = readControlFlowTests();
+  return tests;
+}
 
 std::string readBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -62,6 +66,11 @@ bool usesControlFlow(const onnx::GraphProto& g) {
 
 fs::path dataDir() { return fs::path(NNFAB_ONNX_TESTDATA_DIR) / "node"; }
 
+TEST(OnnxTestdata, ListIsReadable) {
+  EXPECT_FALSE(controlFlowTests().empty())
+      << NNFAB_ONNX_CONTROL_FLOW_LIST << " is missing or not {\"tests\": {name: refusal}}";
+}
+
 TEST(OnnxTestdata, ListCoversEveryControlFlowNodeTest) {
   if (!fs::exists(dataDir())) GTEST_SKIP() << "libonnx-testdata is not installed";
   size_t found = 0;
@@ -70,10 +79,10 @@ TEST(OnnxTestdata, ListCoversEveryControlFlowNodeTest) {
     const std::string bytes = readBytes(entry.path() / "model.onnx");
     if (!m.ParseFromString(bytes) || !usesControlFlow(m.graph())) continue;
     ++found;
-    EXPECT_TRUE(kControlFlowTests.count(entry.path().filename().string()))
+    EXPECT_TRUE(controlFlowTests().count(entry.path().filename().string()))
         << entry.path().filename() << " uses control flow but is not in the list";
   }
-  EXPECT_EQ(found, kControlFlowTests.size());
+  EXPECT_EQ(found, controlFlowTests().size());
 }
 
 // ONNX [] results come back as [1].
@@ -89,7 +98,12 @@ std::string mismatch(const TensorValue& want, const TensorValue& got) {
       float w, g;
       std::memcpy(&w, want.data.data() + 4 * i, 4);
       std::memcpy(&g, got.data.data() + 4 * i, 4);
-      if (std::isnan(w) ? !std::isnan(g) : std::fabs(g - w) > 1e-7 + 1e-3 * std::fabs(w)) {
+      // NaN equals NaN, an infinity only itself, and a NaN result is never
+      // within tolerance of a number (hence the negated <=).
+      const bool same = std::isnan(w) ? std::isnan(g)
+                        : std::isinf(w) ? g == w
+                                        : std::fabs(g - w) <= 1e-7 + 1e-3 * std::fabs(w);
+      if (!same) {
         return "element " + std::to_string(i) + ": " + std::to_string(g) + " vs " + std::to_string(w);
       }
     } else if (std::memcmp(want.data.data() + i * sizeOfElement(want.type),
@@ -100,6 +114,32 @@ std::string mismatch(const TensorValue& want, const TensorValue& got) {
   return "";
 }
 
+TensorValue floats(const std::vector<float>& values) {
+  TensorValue t;
+  t.type = OperandType::TENSOR_FLOAT32;
+  t.dimensions = {static_cast<uint32_t>(values.size())};
+  t.data.resize(4 * values.size());
+  std::memcpy(t.data.data(), values.data(), t.data.size());
+  return t;
+}
+
+// The comparison itself: ONNX's backend-test tolerances (numpy's
+// assert_allclose at rtol 1e-3, atol 1e-7, NaN equal to NaN).
+TEST(OnnxTestdata, ComparisonUsesOnnxTolerances) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(mismatch(floats({1, 1000}), floats({1.0005f, 1000.9f})), "");
+  EXPECT_NE(mismatch(floats({1000}), floats({1001.1f})), "");
+  EXPECT_EQ(mismatch(floats({0}), floats({5e-8f})), "");
+  EXPECT_NE(mismatch(floats({0}), floats({2e-7f})), "");
+  EXPECT_EQ(mismatch(floats({nan}), floats({nan})), "");
+  EXPECT_NE(mismatch(floats({nan}), floats({0})), "");
+  EXPECT_NE(mismatch(floats({0}), floats({nan})), "");
+  EXPECT_EQ(mismatch(floats({-inf}), floats({-inf})), "");
+  EXPECT_NE(mismatch(floats({inf}), floats({-inf})), "");
+  EXPECT_NE(mismatch(floats({inf}), floats({5})), "");
+  EXPECT_NE(mismatch(floats({1, 2}), floats({1})), "");
+}
+
 class ControlFlowTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ControlFlowTest, ImportsAndMatchesOrIsRefusedForItsReason) {
@@ -107,7 +147,7 @@ TEST_P(ControlFlowTest, ImportsAndMatchesOrIsRefusedForItsReason) {
   if (!fs::exists(dir)) GTEST_SKIP() << "libonnx-testdata is not installed";
   onnx_import::ImportFailure failure;
   auto imported = onnx_import::importModel(readBytes(dir / "model.onnx"), &failure);
-  const std::string& refusal = kControlFlowTests.at(GetParam());
+  const std::string& refusal = controlFlowTests().at(GetParam());
   if (!refusal.empty()) {
     ASSERT_FALSE(imported.isOk());
     EXPECT_EQ(failure, onnx_import::ImportFailure::UNSUPPORTED);
@@ -147,7 +187,7 @@ TEST_P(ControlFlowTest, ImportsAndMatchesOrIsRefusedForItsReason) {
 
 std::vector<std::string> names() {
   std::vector<std::string> out;
-  for (const auto& [name, reason] : kControlFlowTests) out.push_back(name);
+  for (const auto& [name, reason] : controlFlowTests()) out.push_back(name);
   return out;
 }
 
