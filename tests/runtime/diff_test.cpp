@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -168,7 +173,7 @@ TEST(Diff, EqualDevicesAgree) {
   EXPECT_EQ(json["a"]["status"], "NO_ERROR");
 }
 
-TEST(Diff, DifferentStatusesDisagree) {
+TEST(Diff, SameFailureOnBothSidesAgrees) {
   // A zero loop timeout fails on both sides alike: they agree on the status.
   runtime::DiffOptions options;
   options.loopTimeout = std::chrono::nanoseconds(0);
@@ -197,6 +202,189 @@ TEST(Diff, ElementText) {
   EXPECT_EQ(runtime::elementText(OperandType::TENSOR_FLOAT32, bytes(1.5f)), "1.5");
   EXPECT_EQ(runtime::elementText(OperandType::TENSOR_FLOAT32, bytes(std::numeric_limits<float>::quiet_NaN())), "NaN");
   EXPECT_EQ(runtime::elementText(OperandType::TENSOR_BOOL8, bytes(uint8_t{1})), "1");
+}
+
+// The cpu device, observed, with a distortion applied to what its observer
+// is told: how the tests reach every kind of divergence without a faulty
+// device. `distort` may change the observation; returning false swallows it
+// and every later one, and the run then ends with GENERAL_FAILURE.
+class DistortedCpu final : public Device {
+ public:
+  using Distort = std::function<bool(uint64_t index, Observation& seen)>;
+  explicit DistortedCpu(Distort distort) : distort_(std::move(distort)) {}
+  std::string_view name() const override { return "distorted"; }
+  std::string_view description() const override { return "the cpu device with a distorting observer"; }
+  DeviceCapabilities capabilities() const override { return {}; }
+  std::vector<bool> getSupportedOperations(const Model& model, std::vector<std::string>* why) const override {
+    return cpuDevice().getSupportedOperations(model, why);
+  }
+  Result<std::unique_ptr<PreparedModel>> prepare(const Model& model, const PrepareOptions& options) const override {
+    auto inner = cpuDevice().prepare(model, options);
+    if (!inner.isOk()) return inner;
+    return std::unique_ptr<PreparedModel>(std::make_unique<Prepared>(std::move(inner).value(), distort_));
+  }
+
+ private:
+  struct Relay final : ExecutionObserver {
+    Relay(ExecutionObserver* to, const Distort& distort) : to(to), distort(distort) {}
+    void observe(const Observation& o) override {
+      if (cut) return;
+      Observation copy = o;
+      if (!distort(count++, copy)) {
+        cut = true;
+        return;
+      }
+      to->observe(copy);
+    }
+    ExecutionObserver* to;
+    const Distort& distort;
+    uint64_t count = 0;
+    bool cut = false;
+  };
+  struct Prepared final : PreparedModel {
+    Prepared(std::unique_ptr<PreparedModel> inner, Distort distort)
+        : inner(std::move(inner)), distort(std::move(distort)) {}
+    ExecutionResult execute(const std::vector<TensorValue>& inputs, const ExecutionOptions& options) const override {
+      Relay relay(options.observer, distort);
+      ExecutionOptions mine = options;
+      mine.observer = &relay;
+      ExecutionResult result = inner->execute(inputs, mine);
+      if (relay.cut) {
+        result = ExecutionResult{};
+        result.status = Status(ErrorStatus::GENERAL_FAILURE, "distorted: stopped reporting");
+      }
+      return result;
+    }
+    std::unique_ptr<PreparedModel> inner;
+    Distort distort;
+  };
+  Distort distort_;
+};
+
+runtime::DiffReport diffWithDistorted(DistortedCpu::Distort distort) {
+  const DistortedCpu distorted(std::move(distort));
+  auto report = runtime::diffDevices(testing::countdownAccumulate(), countdownInputs(3), cpuDevice(), distorted);
+  EXPECT_TRUE(report.isOk());
+  return report.isOk() ? report.value() : runtime::DiffReport{};
+}
+
+TEST(Diff, ValueDivergenceInAnIteration) {
+  // Observation 5 is the body's ADD of iteration 1 (cond, SUB, ADD, cond, SUB, ADD).
+  const runtime::DiffReport r = diffWithDistorted([](uint64_t i, Observation& o) {
+    if (i == 5) {
+      auto bytes = std::make_shared<std::vector<uint8_t>>(*o.outputs[0].bytes);
+      (*bytes)[3 * 4] ^= 1;  // element 3
+      o.outputs[0].bytes = bytes;
+    }
+    return true;
+  });
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.divergence->kind, runtime::DivergenceKind::VALUE);
+  EXPECT_EQ(r.operationsCompared, 5u);
+  EXPECT_EQ(r.divergence->a->path[0].iteration, 1u);
+  EXPECT_EQ(r.divergence->element, 3u);
+  EXPECT_EQ(runtime::elementText(r.divergence->type, r.divergence->elementA), "8");
+  EXPECT_EQ(runtime::elementText(r.divergence->type, r.divergence->elementB), "9");
+}
+
+TEST(Diff, DimensionsDivergence) {
+  const runtime::DiffReport r = diffWithDistorted([](uint64_t i, Observation& o) {
+    if (i == 2) o.outputs[0].dimensions = {2, 2};
+    return true;
+  });
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.divergence->kind, runtime::DivergenceKind::DIMENSIONS);
+  EXPECT_EQ(r.divergence->dimsA, (Dimensions{4}));
+  EXPECT_EQ(r.divergence->dimsB, (Dimensions{2, 2}));
+  const auto json = nlohmann::json::parse(runtime::formatDiffJson(r));
+  EXPECT_EQ(json["divergence"]["kind"], "dimensions");
+  EXPECT_EQ(json["divergence"]["dimensions"]["b"], nlohmann::json::array({2, 2}));
+}
+
+TEST(Diff, OperationDivergence) {
+  const runtime::DiffReport r = diffWithDistorted([](uint64_t i, Observation& o) {
+    if (i == 4) o.path[0].iteration = 7;
+    return true;
+  });
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.divergence->kind, runtime::DivergenceKind::OPERATION);
+  EXPECT_EQ(r.divergence->a->path[0].iteration, 1u);
+  EXPECT_EQ(r.divergence->b->path[0].iteration, 7u);
+  EXPECT_NE(runtime::formatDiff(r).find("reached different operations"), std::string::npos);
+}
+
+TEST(Diff, OneSideFailingIsAStatusDivergence) {
+  const runtime::DiffReport r = diffWithDistorted([](uint64_t i, Observation&) { return i < 4; });
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.divergence->kind, runtime::DivergenceKind::STATUS);
+  EXPECT_EQ(r.operationsCompared, 4u);
+  ASSERT_TRUE(r.b.status.has_value());
+  EXPECT_EQ(r.b.status->code(), ErrorStatus::GENERAL_FAILURE);
+  ASSERT_TRUE(r.divergence->a.has_value());  // where the cpu had got to
+  EXPECT_FALSE(r.divergence->b.has_value());
+  EXPECT_EQ(r.divergence->a->subgraph, 2u);  // the SUB of iteration 1
+  EXPECT_EQ(r.divergence->a->operation, 0u);
+  const auto json = nlohmann::json::parse(runtime::formatDiffJson(r));
+  EXPECT_EQ(json["divergence"]["kind"], "status");
+  EXPECT_TRUE(json["divergence"]["b"].is_null());
+  EXPECT_EQ(json["b"]["finished"], true);
+  EXPECT_EQ(json["b"]["status"], "GENERAL_FAILURE");
+  const std::string text = runtime::formatDiff(r);
+  EXPECT_NE(text.find("distorted: GENERAL_FAILURE"), std::string::npos) << text;
+}
+
+TEST(Diff, MemoryStaysBoundedOnALongLoop) {
+  // 20,000 iterations, 60,002 operations compared: only the current
+  // operation of each side is held. Every 1,000th observed value is watched;
+  // while the run goes on, each watched value of an earlier round must be
+  // gone already (it would live on if the diff kept intermediates).
+  std::vector<std::weak_ptr<const std::vector<uint8_t>>> watched;
+  size_t alive = 0;
+  const DistortedCpu watcher([&](uint64_t i, Observation& o) {
+    if (i % 1000 != 0 || o.outputs.empty()) return true;
+    for (const auto& w : watched) alive += w.expired() ? 0 : 1;
+    watched.push_back(o.outputs[0].bytes);
+    return true;
+  });
+  auto report = runtime::diffDevices(testing::countdownAccumulate(), countdownInputs(20000), cpuDevice(), watcher);
+  ASSERT_TRUE(report.isOk());
+  EXPECT_TRUE(report.value().agree());
+  EXPECT_EQ(report.value().operationsCompared, 60002u);
+  EXPECT_GE(watched.size(), 60u);
+  EXPECT_EQ(alive, 0u) << "values of operations compared long ago are still held";
+}
+
+TEST(Diff, AnyNanEqualsAnyNan) {
+  // f = f + f from NaN: NaN every iteration; the distorted side reports
+  // another NaN payload (and the sign flipped): still equal. A non-NaN is not.
+  const Model model = testing::floatLoop();
+  const std::vector<TensorValue> inputs = {testing::floats({1}, {2.0f}),
+                                           testing::floats({1}, {std::numeric_limits<float>::quiet_NaN()})};
+  for (const uint32_t replacement : {0xFFC01234u, 0x3F800000u}) {
+    const DistortedCpu other([&](uint64_t, Observation& o) {
+      for (ObservedOutput& out : o.outputs) {
+        float f;
+        std::memcpy(&f, out.bytes->data(), 4);
+        if (!std::isnan(f)) continue;
+        auto bytes = std::make_shared<std::vector<uint8_t>>(4);
+        std::memcpy(bytes->data(), &replacement, 4);
+        out.bytes = bytes;
+      }
+      return true;
+    });
+    auto report = runtime::diffDevices(model, inputs, cpuDevice(), other);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    if (replacement == 0x3F800000u) {
+      ASSERT_FALSE(report.value().agree());
+      EXPECT_EQ(runtime::elementText(report.value().divergence->type, report.value().divergence->elementA), "NaN");
+      EXPECT_EQ(runtime::elementText(report.value().divergence->type, report.value().divergence->elementB), "1");
+      const auto json = nlohmann::json::parse(runtime::formatDiffJson(report.value()));
+      EXPECT_EQ(json["divergence"]["values"]["a"], "NaN");
+      EXPECT_EQ(json["divergence"]["values"]["b"], 1.0);
+    } else {
+      EXPECT_TRUE(report.value().agree()) << runtime::formatDiff(report.value());
+    }
+  }
 }
 
 #ifdef NNFAB_TEST_HAS_HLS
