@@ -3,6 +3,7 @@
 // (runtime/divergence.h, docs/runtime.md "Observed execution").
 #include <fmt/format.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,7 +30,10 @@ struct DiffArgs {
   std::string modelPath;
   std::string inputsPath;
   std::vector<std::string> devices;
-  int64_t loopTimeoutMs = 2000;
+  // Observed runs are far slower than normal ones (one hand-off per
+  // operation): the maximum, so that the observation itself rarely trips it.
+  int64_t loopTimeoutMs = static_cast<int64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(kLoopTimeoutMaximum).count());
   bool json = false;
 };
 
@@ -84,7 +88,7 @@ std::function<int()> addDiffCommand(CLI::App& app) {
   cmd->add_option("--device", args->devices, "A device to compare (see 'nnfab devices'): give it twice, A then B")
       ->required();
   cmd->add_option("--loop-timeout-ms", args->loopTimeoutMs,
-                  "Loop timeout per WHILE in ms (default 2000, clamped to 15000)")
+                  "Loop timeout per WHILE in ms (default and maximum 15000: observed runs are slow)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "Print the report as JSON (docs/runtime.md \"Diff JSON\")");
   return [args] { return diff(*args); };

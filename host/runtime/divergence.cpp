@@ -447,6 +447,13 @@ std::string formatDiff(const DiffReport& report) {
                           statusText(report.b.status));
       if (d.a) text += fmt::format("{} went on to {}\n", a, atText(*d.a));
       if (d.b) text += fmt::format("{} went on to {}\n", b, atText(*d.b));
+      for (const DiffSide* side : {&report.a, &report.b}) {
+        if (side->status && side->status->code() == ErrorStatus::MISSED_DEADLINE_TRANSIENT) {
+          text += "(an observed run is much slower than a normal one, one hand-off per operation: a loop "
+                  "timeout may come from the observation itself; nnfab diff --loop-timeout-ms sets it)\n";
+          break;
+        }
+      }
       break;
   }
   return text;

@@ -211,7 +211,8 @@ TEST(Diff, ElementText) {
 class DistortedCpu final : public Device {
  public:
   using Distort = std::function<bool(uint64_t index, Observation& seen)>;
-  explicit DistortedCpu(Distort distort) : distort_(std::move(distort)) {}
+  explicit DistortedCpu(Distort distort, ErrorStatus cutStatus = ErrorStatus::GENERAL_FAILURE)
+      : distort_(std::move(distort)), cutStatus_(cutStatus) {}
   std::string_view name() const override { return "distorted"; }
   std::string_view description() const override { return "the cpu device with a distorting observer"; }
   DeviceCapabilities capabilities() const override { return {}; }
@@ -221,7 +222,7 @@ class DistortedCpu final : public Device {
   Result<std::unique_ptr<PreparedModel>> prepare(const Model& model, const PrepareOptions& options) const override {
     auto inner = cpuDevice().prepare(model, options);
     if (!inner.isOk()) return inner;
-    return std::unique_ptr<PreparedModel>(std::make_unique<Prepared>(std::move(inner).value(), distort_));
+    return std::unique_ptr<PreparedModel>(std::make_unique<Prepared>(std::move(inner).value(), distort_, cutStatus_));
   }
 
  private:
@@ -242,8 +243,8 @@ class DistortedCpu final : public Device {
     bool cut = false;
   };
   struct Prepared final : PreparedModel {
-    Prepared(std::unique_ptr<PreparedModel> inner, Distort distort)
-        : inner(std::move(inner)), distort(std::move(distort)) {}
+    Prepared(std::unique_ptr<PreparedModel> inner, Distort distort, ErrorStatus cutStatus)
+        : inner(std::move(inner)), distort(std::move(distort)), cutStatus(cutStatus) {}
     ExecutionResult execute(const std::vector<TensorValue>& inputs, const ExecutionOptions& options) const override {
       Relay relay(options.observer, distort);
       ExecutionOptions mine = options;
@@ -251,14 +252,16 @@ class DistortedCpu final : public Device {
       ExecutionResult result = inner->execute(inputs, mine);
       if (relay.cut) {
         result = ExecutionResult{};
-        result.status = Status(ErrorStatus::GENERAL_FAILURE, "distorted: stopped reporting");
+        result.status = Status(cutStatus, "distorted: stopped reporting");
       }
       return result;
     }
     std::unique_ptr<PreparedModel> inner;
     Distort distort;
+    ErrorStatus cutStatus;
   };
   Distort distort_;
+  ErrorStatus cutStatus_;
 };
 
 runtime::DiffReport diffWithDistorted(DistortedCpu::Distort distort) {
@@ -331,6 +334,17 @@ TEST(Diff, OneSideFailingIsAStatusDivergence) {
   EXPECT_EQ(json["b"]["status"], "GENERAL_FAILURE");
   const std::string text = runtime::formatDiff(r);
   EXPECT_NE(text.find("distorted: GENERAL_FAILURE"), std::string::npos) << text;
+  EXPECT_EQ(text.find("loop timeout may come from the observation"), std::string::npos) << text;
+}
+
+TEST(Diff, ALoopTimeoutOnOneSideComesWithAHint) {
+  const DistortedCpu distorted([](uint64_t i, Observation&) { return i < 4; }, ErrorStatus::MISSED_DEADLINE_TRANSIENT);
+  auto report = runtime::diffDevices(testing::countdownAccumulate(), countdownInputs(3), cpuDevice(), distorted);
+  ASSERT_TRUE(report.isOk());
+  ASSERT_FALSE(report.value().agree());
+  EXPECT_EQ(report.value().divergence->kind, runtime::DivergenceKind::STATUS);
+  const std::string text = runtime::formatDiff(report.value());
+  EXPECT_NE(text.find("loop timeout may come from the observation"), std::string::npos) << text;
 }
 
 TEST(Diff, MemoryStaysBoundedOnALongLoop) {
