@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "model/cancel_signal.h"
@@ -367,10 +368,23 @@ Result<DiffReport> diffDevices(const Model& model, const std::vector<TensorValue
     execution.memoryLimitBytes = options.memoryLimitBytes;
     execution.cancel = lockstep.cancelHandle(index);
     execution.observer = &sides[index];
-    results[index] = models[index]->execute(inputs, execution);
+    try {
+      results[index] = models[index]->execute(inputs, execution);
+    } catch (const std::exception& e) {
+      // Executions report failures as statuses; should one throw, the other
+      // side must still be released, not left waiting for it.
+      results[index] = ExecutionResult{};
+      results[index].status = generalFailure(std::string("the execution threw: ") + e.what());
+    }
     lockstep.finish(index, results[index].status);
   };
-  std::thread second([&] { run(1); });
+  std::thread second;
+  try {
+    second = std::thread([&] { run(1); });
+  } catch (const std::system_error& e) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT,
+                  std::string("cannot start the second device's thread: ") + e.what());
+  }
   run(0);
   second.join();
 
