@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,20 @@ TEST_F(DiffCli, CpuAndHlsAgreeOnTheExamples) {
   }
 }
 #endif
+
+TEST_F(DiffCli, OnnxModelsAreImportedAsForRun) {
+  const std::string onnx = "/usr/share/libonnx-testdata/data/node/test_loop11/model.onnx";
+  if (!std::filesystem::exists(onnx)) GTEST_SKIP() << "libonnx-testdata is not installed";
+  // Inputs in the graph's order: trip_count, cond, y (docs/onnx.md).
+  const auto inputs = write("loop11.inputs.json", R"({"inputs": [{"dimensions": [1], "data": [5]},
+      {"dimensions": [1], "data": [true]}, {"dimensions": [1], "data": [-2.0]}]})");
+  const auto o = nnfab("diff " + onnx + " --inputs " + inputs.string() + " --device cpu --device cpu --json");
+  if (o.exitCode == 2 && o.err.find("without ONNX support") != std::string::npos) GTEST_SKIP() << o.err;
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  const Json j = Json::parse(o.out);
+  EXPECT_EQ(j["agree"], true);
+  EXPECT_GT(j["operationsCompared"].get<int>(), 5);  // every operation of every Loop iteration
+}
 
 TEST_F(DiffCli, UsageErrorsExit2) {
   const std::string model = "examples/while_sum.json --inputs examples/while_sum.inputs.json";
