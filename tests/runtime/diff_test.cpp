@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/execution_observer.h"
+#include "models/loop_models.h"
 #include "runtime/cpu_device.h"
 #include "runtime/device.h"
 #include "runtime/diff_models.h"
@@ -146,6 +147,32 @@ TEST(ObservedExecution, IfBranchIsOnThePath) {
     EXPECT_EQ(int32At(seen[0].outputs[0], 0), c ? 6 : 4);
     EXPECT_EQ(seen[1].ranOn, "host");  // the IF itself, done
   }
+}
+
+// Nested loops: an operation of the inner body carries both iterations.
+// nestedLoops: the outer body (subgraph 2) runs an inner WHILE (its
+// operation 0) over j < i, whose body is subgraph 4.
+void expectNestedPaths(const std::vector<Recorder::Seen>& seen, const std::string& ranOn) {
+  size_t innerBody = 0;
+  for (const Recorder::Seen& s : seen) {
+    if (s.subgraph != 4) continue;
+    ++innerBody;
+    EXPECT_EQ(s.ranOn, ranOn);
+    ASSERT_EQ(s.path.size(), 2u);
+    EXPECT_EQ(s.path[0].subgraph, 0u);
+    EXPECT_EQ(s.path[0].part, ControlPathEntry::Part::BODY);
+    EXPECT_EQ(s.path[0].child, 2u);
+    EXPECT_EQ(s.path[1].subgraph, 2u);
+    EXPECT_EQ(s.path[1].operation, 0u);
+    EXPECT_EQ(s.path[1].part, ControlPathEntry::Part::BODY);
+    EXPECT_EQ(s.path[1].child, 4u);
+    EXPECT_LT(s.path[1].iteration, s.path[0].iteration);  // j < i
+  }
+  EXPECT_EQ(innerBody, 2u * (0 + 1 + 2 + 3));  // two ADDs per inner iteration, n = 4
+}
+
+TEST(ObservedExecution, NestedLoopsCarryBothIterations) {
+  expectNestedPaths(observe(cpuDevice(), models::nestedLoops(), {int32s({1}, {4})}), "cpu");
 }
 
 TEST(ObservedExecution, InvalidInputsFailAsOnTheCpu) {
@@ -406,6 +433,12 @@ TEST(ObservedExecution, HlsRunsEachOperationAsItsOwnFabricProgram) {
   const Device* hls = findDevice("hls");
   ASSERT_NE(hls, nullptr);
   expectCountdownObservations(observe(*hls, testing::countdownAccumulate(), countdownInputs(3)), "fabric");
+}
+
+TEST(ObservedExecution, NestedLoopsOnHlsCarryBothIterations) {
+  const Device* hls = findDevice("hls");
+  ASSERT_NE(hls, nullptr);
+  expectNestedPaths(observe(*hls, models::nestedLoops(), {int32s({1}, {4})}), "fabric");
 }
 
 TEST(Diff, CpuAndHlsAgreeOnTheExamples) {
