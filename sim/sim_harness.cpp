@@ -7,6 +7,7 @@
 #include "Vnnfab_core___024root.h"
 #include "rtl_assert.h"
 #include "sim_coverage.h"
+#include "sim_tap.h"
 
 namespace nnfab::sim {
 
@@ -24,6 +25,7 @@ struct SimHarness::Impl {
   AxiMemory prog;
   AxiMemory data;
   uint32_t registerTimeout;
+  SimTap* tap = nullptr;  // tests' fault planting (sim_tap.h)
   uint64_t cycle = 0;
   // AXI4-Lite handshakes of the last edge.
   bool awFire = false, wFire = false, bFire = false, arFire = false, rFire = false;
@@ -123,7 +125,12 @@ struct SimHarness::Impl {
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
     if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
-    const AxiMasterOut dm = dataOut();
+    AxiMasterOut dm = dataOut();
+    if (tap) {
+      TapCycle c{cycle, top->rootp->nnfab_core__DOT__sim_retired != 0, top->rootp->nnfab_core__DOT__sim_opcode, &dm,
+                 &ds};
+      tap->beforeEdge(c);
+    }
     countAxi(dm, ds);
     prog.edge(cycle, progOut(), ps);
     data.edge(cycle, dm, ds);
@@ -266,5 +273,6 @@ uint64_t SimHarness::stops() const { return impl_->stops; }
 bool SimHarness::interrupt() const { return impl_->top->__SYM__interrupt; }
 AxiMemory& SimHarness::programMemory() { return impl_->prog; }
 AxiMemory& SimHarness::dataMemory() { return impl_->data; }
+void SimHarness::setTap(SimTap* tap) { impl_->tap = tap; }
 
 }  // namespace nnfab::sim

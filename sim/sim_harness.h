@@ -14,6 +14,8 @@
 
 namespace nnfab::sim {
 
+class SimTap;  // sim_tap.h
+
 // A SystemVerilog assertion of the RTL failed (an RTL bug, or a memory
 // model breaking the AXI rules): what() names the assertion's file and line;
 // Verilator has printed its message.
@@ -62,6 +64,10 @@ class SimHarness {
 
   AxiMemory& programMemory();
   AxiMemory& dataMemory();
+
+  // Called before every clock edge from now on (nullptr: none): how tests
+  // plant faults (sim_tap.h). Not owned.
+  void setTap(SimTap* tap);
 
  private:
   struct Impl;

@@ -51,6 +51,7 @@ void SimBackend::workerLoop() {
   sim::SimHarness harness(config, [this](uint64_t address) {
     return memory_.map(address, sim::kBeatBytes, sim::kBeatBytes);
   });
+  if (options_.tap) harness.setTap(options_.tap.get());
   std::unique_lock<std::mutex> lock(mutex_);
   observe(harness);
   for (;;) {

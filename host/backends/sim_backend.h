@@ -15,6 +15,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@
 
 namespace nnfab::sim {
 class SimHarness;
+class SimTap;
 }
 
 namespace nnfab::backends {
@@ -36,6 +38,9 @@ struct SimBackendOptions {
   sim::AxiMemoryConfig memory;  // latency, outstanding reads, write response latency
   std::string traceFile;        // FST waveform of everything the backend clocks; empty: none
   uint32_t batchCycles = 2048;  // cycles clocked between two looks at the host's requests
+  // Tests only: a look into every clock cycle that may plant a fault
+  // (sim/sim_tap.h); installed on the harness when the worker creates it.
+  std::shared_ptr<sim::SimTap> tap;
 };
 
 // Misbehaviour a test can inject; cleared by reset().

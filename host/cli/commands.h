@@ -20,6 +20,7 @@ std::function<int()> addDevicesCommand(CLI::App& app);
 std::function<int()> addPartitionCommand(CLI::App& app);
 std::function<int()> addDisasmCommand(CLI::App& app);
 std::function<int()> addImportCommand(CLI::App& app);  // ONNX -> JSON (docs/onnx.md)
+std::function<int()> addDiffCommand(CLI::App& app);    // first divergence between two devices
 std::function<int()> addBenchCommand(CLI::App& app);  // where the build has bench/
 
 }  // namespace nnfab::cli

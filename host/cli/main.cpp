@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   add(addPartitionCommand);
   add(addDisasmCommand);
   add(addImportCommand);
+  add(addDiffCommand);
 #ifdef NNFAB_HAS_BENCH_COMMAND
   add(addBenchCommand);
 #endif

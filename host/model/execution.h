@@ -13,7 +13,8 @@
 
 namespace nnfab {
 
-class TraceSink;  // model/trace_sink.h
+class TraceSink;          // model/trace_sink.h
+class ExecutionObserver;  // model/execution_observer.h
 
 using Clock = std::chrono::steady_clock;
 
@@ -42,6 +43,10 @@ struct ExecutionOptions {
   // Non-null: the execution reports its steps, IF branches and WHILE
   // iterations here (nnfab run --profile); not owned.
   TraceSink* trace = nullptr;
+  // Non-null: the plan executor reports every step's results here, as it
+  // runs (`nnfab diff`, on a model prepared with PrepareOptions::observed);
+  // not owned.
+  ExecutionObserver* observer = nullptr;
 };
 
 inline bool isCancelled(const ExecutionOptions& options) {

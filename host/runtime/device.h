@@ -48,6 +48,13 @@ struct PrepareOptions {
   // together; 0 = anonymous.
   uint64_t client = 0;
   std::optional<CacheLocation> cache;
+  // Prepare for an observed execution (`nnfab diff`, docs/runtime.md
+  // "Observed execution"): the plan executor runs the observed plan
+  // (runtime::partitionObserved: one step per operation, every IF/WHILE
+  // interpreted by the host) and reports each step to
+  // ExecutionOptions::observer. Slower than a normal preparation, never
+  // cached; devices without a plan executor refuse it (INVALID_ARGUMENT).
+  bool observed = false;
 };
 
 // The preparation checks every device shares: INVALID_ARGUMENT for a

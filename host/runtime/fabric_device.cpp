@@ -125,6 +125,16 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
   if (!prepared.isOk()) return std::move(prepared).takeStatus();
   std::shared_ptr<const cpu::CpuExecutor> whole = std::move(prepared).value();
 
+  if (options.observed) {
+    // Every operation its own step, always through the plan executor, never cached.
+    auto executor = std::make_unique<runtime::PlanExecutor>(
+        whole, runtime::partitionObserved(whole->model(), target()), *engine_);
+    if (Status status = executor->prepare(); !status.isOk()) return status;
+    if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
+    return std::unique_ptr<PreparedModel>(
+        std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor), options));
+  }
+
   // With a cache location: the plan and programs of an earlier preparation
   // of this model for this device and priority, if a sound entry is there.
   std::optional<runtime::CacheIdentity> identity;

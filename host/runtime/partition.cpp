@@ -55,8 +55,8 @@ struct Placement {
 
 class Partitioner {
  public:
-  Partitioner(const Model& model, const FabricTarget& fabric)
-      : model_(model), fabric_(fabric), plans_(model.subgraphCount()) {}
+  Partitioner(const Model& model, const FabricTarget& fabric, bool observed)
+      : model_(model), fabric_(fabric), observed_(observed), plans_(model.subgraphCount()) {}
 
   Plan run() {
     planSubgraph(0, 0);
@@ -119,7 +119,7 @@ class Partitioner {
       return p;
     }
     ReasonCode code = ReasonCode::PART_UNSUPPORTED;
-    if (supported) {
+    if (supported && !observed_) {
       // §6.2's rule, with the alternative this device really has: the host
       // interpreter (control flow at the CPU's 1.0) whose inner operations,
       // all supported, land on the fabric too. So only the control-flow
@@ -139,6 +139,10 @@ class Partitioner {
     } else if (why.empty()) {
       why = "not supported by " + fabric_.name;
     }
+    if (observed_) {
+      why = fmt::format("observed: the host interprets this {} so that every operation inside is observed", name);
+      code = ReasonCode::OBSERVED;
+    }
     // Interpreted by the host: its subgraphs are partitioned in turn.
     if (depth + 1 > kMaxInterpretedDepth) {
       p.reason = fmt::format("{}; nested deeper than {} host-interpreted levels, so it runs whole "
@@ -154,14 +158,14 @@ class Partitioner {
       p.children[c] = children[c];
       childUsesFabric |= plans_[children[c]].usesFabric;
     }
-    if (!childUsesFabric) {
+    if (!childUsesFabric && !observed_) {
       p.reason = why + "; no part of its subgraphs runs on " + fabric_.name +
                  ", so it runs whole on the CPU";
       p.code = ReasonCode::NOTHING_FOR_FABRIC;
       p.children[0] = p.children[1] = 0;
       return p;
     }
-    if (fabric_.handoffs) {
+    if (fabric_.handoffs && !observed_) {
       // Per pass through its subgraphs (both sides pay the same control
       // flow, which cancels): the interpreter's steps against the CPU
       // running every operation inside.
@@ -216,7 +220,8 @@ class Partitioner {
     std::vector<uint32_t> stepOf(sg.operations.size());
     for (uint32_t i = 0; i < sg.operations.size(); ++i) {
       const Placement& p = placements[i];
-      const bool mergeable = p.kind == StepKind::FABRIC || p.kind == StepKind::CPU;
+      // An observed plan keeps every operation a step of its own.
+      const bool mergeable = !observed_ && (p.kind == StepKind::FABRIC || p.kind == StepKind::CPU);
       if (steps.empty() || !mergeable || steps.back().kind != p.kind) {
         Step step;
         step.kind = p.kind;
@@ -383,6 +388,7 @@ class Partitioner {
 
   const Model& model_;
   const FabricTarget& fabric_;
+  const bool observed_;  // partitionObserved: one step per operation, IF/WHILE interpreted
   std::vector<SubgraphPlan> plans_;
   std::vector<std::optional<double>> planNs_;
 };
@@ -463,7 +469,11 @@ double controlFlowCost(const Model& model, uint32_t subgraph, uint32_t operation
 }
 
 Plan partition(const Model& model, const FabricTarget& fabric) {
-  return Partitioner(model, fabric).run();
+  return Partitioner(model, fabric, /*observed=*/false).run();
+}
+
+Plan partitionObserved(const Model& model, const FabricTarget& fabric) {
+  return Partitioner(model, fabric, /*observed=*/true).run();
 }
 
 }  // namespace nnfab::runtime

@@ -53,6 +53,15 @@ struct FabricTarget {
 // `model` must be valid (validateModel, RUNTIME mode).
 Plan partition(const Model& model, const FabricTarget& fabric);
 
+// The observed plan of `model` (`nnfab diff`, docs/runtime.md "Observed
+// execution"): every operation its own step (FABRIC where the fabric
+// supports it, else CPU) and every IF/WHILE interpreted by the host, so
+// that the plan executor reports each operation's results inside every
+// branch and iteration. Exceptions, as in partition(): an IF/WHILE with an
+// operand of unknown size, or nested deeper than kMaxInterpretedDepth, is
+// one CPU step. Costs play no part.
+Plan partitionObserved(const Model& model, const FabricTarget& fabric);
+
 // §6.3 rule 1: an IF/WHILE with an operand of unknown size (its own inputs
 // and outputs, or the inputs and outputs of the subgraphs it references).
 bool hasOperandOfUnknownSize(const Model& model, uint32_t subgraph, uint32_t operation);

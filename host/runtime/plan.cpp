@@ -126,6 +126,7 @@ std::string_view toString(ReasonCode code) {
     case ReasonCode::NOTHING_FOR_FABRIC: return "nothing_for_fabric";
     case ReasonCode::NOT_WORTH_HANDOFFS: return "not_worth_handoffs";
     case ReasonCode::NO_FABRIC: return "no_fabric";
+    case ReasonCode::OBSERVED: return "observed";
   }
   return "unknown";
 }

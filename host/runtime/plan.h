@@ -34,6 +34,7 @@ enum class ReasonCode : uint8_t {
   NOTHING_FOR_FABRIC,     // "nothing_for_fabric": no part of the IF/WHILE's subgraphs runs on the fabric
   NOT_WORTH_HANDOFFS,     // "not_worth_handoffs": its fabric parts save less than their hand-offs cost
   NO_FABRIC,              // "no_fabric": the device has no fabric (cpu); no sentence in the text plan
+  OBSERVED,               // "observed": IF/WHILE interpreted by the host in an observed plan (nnfab diff)
 };
 
 struct Step {

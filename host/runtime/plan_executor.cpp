@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cpu/control_flow.h"
+#include "model/execution_observer.h"
 #include "model/trace_sink.h"
 #include "runtime/cycle_bound.h"
 #include "runtime/partition.h"
@@ -59,9 +60,13 @@ struct PlanExecutor::PreparedStep {
 
 struct PlanExecutor::Run {
   const ExecutionOptions& options;
-  // Time FABRIC steps spent waiting for a shared core (queued or parked):
-  // a loop timeout counts only the loop's own time (docs/qos.md).
+  // Time FABRIC steps spent waiting for a shared core (queued or parked),
+  // and time the observer held the execution: a loop timeout counts only
+  // the loop's own time (docs/qos.md).
   std::chrono::nanoseconds waited{0};
+  // Where the last CPU or FABRIC step ran ("fabric", or "cpu" also for a
+  // fabric step that fell back): what the observer is told.
+  std::string_view ranOn = "cpu";
 };
 
 
@@ -242,6 +247,9 @@ struct PlanExecutor::Activation {
   };
   std::optional<Loop> loop;
   Clock::time_point started{};  // set when profiling: an IF branch's span
+  // Which subgraph of the IF/WHILE below this activation is: IF 0 then,
+  // 1 else (WHILE: the loop's inBody says), for the observer.
+  uint8_t branch = 0;
 };
 
 // The one controller of a plan: a loop over an explicit stack of activations,
@@ -259,7 +267,14 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
       if (stack.size() == 1) break;
       Activation finished = std::move(stack.back());
       stack.pop_back();
+      const size_t parent = stack.size() - 1;
+      const size_t pausedAt = stack[parent].next;
       if (Status s = returnTo(stack, finished, run); !s.isOk()) return s;
+      // The IF or WHILE the host interpreted is done (its parent moved on,
+      // pushing nothing): its outputs are set.
+      if (run.options.observer != nullptr && stack.size() == parent + 1 && stack[parent].next != pausedAt) {
+        observeStep(stack, parent, *steps_[stack[parent].subgraph][pausedAt], "host", run);
+      }
       continue;
     }
     const PreparedStep& prepared = *steps[top.next];
@@ -269,6 +284,8 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
     }
     if (isCancelled(run.options)) return cancelledStatus(prepared.where());
     Status status;
+    const size_t depth = stack.size();
+    const size_t at = top.next;
     const Clock::time_point stepStart = run.options.trace != nullptr ? Clock::now() : Clock::time_point{};
     switch (prepared.step->kind) {
       case StepKind::CPU:
@@ -286,6 +303,11 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
       traceStep(prepared, stepStart, run);
     }
     if (!status.isOk()) return status;
+    // A CPU or FABRIC step, or an IF/WHILE run whole on the CPU, finished
+    // (an IF/WHILE the host enters is observed when it returns).
+    if (run.options.observer != nullptr && stack.size() == depth && stack.back().next == at + 1) {
+      observeStep(stack, depth - 1, prepared, run.ranOn, run);
+    }
   }
   mainFrame = std::move(stack.front().frame);
   return Status::ok();
@@ -301,6 +323,45 @@ void PlanExecutor::traceStep(const PreparedStep& prepared, Clock::time_point sta
   }
   run.options.trace->span(prepared.where(), "step", start, Clock::now(),
                           {{"runs_on", step.kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", ops}});
+}
+
+void PlanExecutor::observeStep(const std::vector<Activation>& stack, size_t depth, const PreparedStep& prepared,
+                               std::string_view ranOn, Run& run) const {
+  const Clock::time_point start = Clock::now();
+  const Step& step = *prepared.step;
+  const Subgraph& sg = model().subgraph(step.subgraph);
+  Observation seen;
+  seen.subgraph = step.subgraph;
+  seen.operations = step.operations;
+  seen.ranOn = ranOn;
+  for (size_t j = 0; j < depth; ++j) {
+    const Activation& outer = stack[j];
+    const Step& control = *steps_[outer.subgraph][outer.next]->step;
+    ControlPathEntry entry;
+    entry.subgraph = control.subgraph;
+    entry.operation = control.operations[0];
+    entry.type = control.kind == StepKind::IF ? OperationType::IF : OperationType::WHILE;
+    entry.child = stack[j + 1].subgraph;
+    if (control.kind == StepKind::IF) {
+      entry.part = stack[j + 1].branch == 0 ? ControlPathEntry::Part::THEN : ControlPathEntry::Part::ELSE;
+    } else {
+      entry.part = outer.loop->inBody ? ControlPathEntry::Part::BODY : ControlPathEntry::Part::COND;
+      entry.iteration = outer.loop->iterations;
+    }
+    seen.path.push_back(entry);
+  }
+  const Frame& frame = stack[depth].frame;
+  std::vector<uint32_t> outputs = step.outputs;
+  if (step.kind == StepKind::IF || step.kind == StepKind::WHILE) {
+    outputs = sg.operations[step.operations[0]].outputs;  // all of them: the IF/WHILE is one operation
+  }
+  for (uint32_t k : outputs) {
+    const Value& value = frame[k];
+    if (!value.present) continue;
+    seen.outputs.push_back(ObservedOutput{k, sg.operands[k].type, value.dims, value.bytes});
+  }
+  run.options.observer->observe(seen);
+  run.waited += Clock::now() - start;  // the observer's time is not the loop's
 }
 
 Status PlanExecutor::runCpu(const PreparedStep& prepared, Frame& frame, Run& run) const {
@@ -323,6 +384,7 @@ Status PlanExecutor::runCpu(const PreparedStep& prepared, Frame& frame, Run& run
   if (!result.status.isOk()) {
     return duringExecution(std::move(result.status)).withContext(prepared.where());
   }
+  run.ranOn = "cpu";
   for (size_t j = 0; j < step.outputs.size(); ++j) {
     TensorValue& out = result.outputs[j];
     frame[step.outputs[j]] = makeValue(std::move(out.dimensions), std::move(out.data));
@@ -351,6 +413,7 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
   run.waited += ran.waited;
   if (ran.status.isOk()) {
     for (size_t j = 0; j < step.outputs.size(); ++j) frame[step.outputs[j]] = std::move(outputs[j]);
+    run.ranOn = "fabric";
     return Status::ok();
   }
   if (!ran.cpuMayRetry || isCancelled(run.options)) {
@@ -396,6 +459,7 @@ Status PlanExecutor::enterIf(const PreparedStep& prepared, std::vector<Activatio
     inner[branch.inputIndexes[i]] = at.frame[op.inputs[control_flow::kIfFirstBranchInput + i]];
   }
   stack.push_back(Activation{taken, std::move(inner), 0, std::nullopt});  // `at` is stale from here
+  stack.back().branch = static_cast<uint8_t>(control_flow::takenBranch(*condition));
   if (run.options.trace != nullptr) stack.back().started = Clock::now();
   return Status::ok();
 }

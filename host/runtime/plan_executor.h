@@ -75,6 +75,10 @@ class PlanExecutor {
   Status runFabric(const PreparedStep& prepared, Frame& frame, Run& run) const;
   // Profiling (ExecutionOptions::trace): the span of a CPU or FABRIC step.
   void traceStep(const PreparedStep& prepared, Clock::time_point start, Run& run) const;
+  // Observing (ExecutionOptions::observer): a finished step of the
+  // activation at stack[depth], whose enclosing IF/WHILE are stack[0, depth).
+  void observeStep(const std::vector<Activation>& stack, size_t depth, const PreparedStep& prepared,
+                   std::string_view ranOn, Run& run) const;
   // Interpreted IF/WHILE: push the branch (or the cond) on the stack, or run
   // the operation whole on the CPU when a value it reads is missing.
   Status enterIf(const PreparedStep& prepared, std::vector<Activation>& stack, Run& run) const;

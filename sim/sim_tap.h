@@ -1,0 +1,31 @@
+// A look into the clocked core, once per cycle, for tests that plant faults
+// (SimHarness::setTap, SimBackendOptions::tap). The harness calls it before
+// each clock edge with what the edge will take: whether an instruction
+// retires, the opcode the sequencer holds, and the core's m_axi_data
+// outputs, whose write data a tap may change before the memory model
+// stores them. No tap is installed outside tests: the harness then pays
+// one pointer test per cycle.
+#pragma once
+
+#include <cstdint>
+
+#include "axi_memory.h"
+
+namespace nnfab::sim {
+
+struct TapCycle {
+  uint64_t cycle = 0;
+  bool retired = false;  // an instruction retires at this edge
+  uint8_t opcode = 0;    // the instruction the sequencer holds (the retiring one when `retired`)
+  AxiMasterOut* data = nullptr;             // the core's m_axi_data outputs, as the memory will see them
+  const AxiSlaveOut* dataSlave = nullptr;  // the memory's answer this cycle (wready: a W beat is taken)
+};
+
+class SimTap {
+ public:
+  virtual ~SimTap() = default;
+  // On the thread that clocks the harness.
+  virtual void beforeEdge(TapCycle& cycle) = 0;
+};
+
+}  // namespace nnfab::sim
