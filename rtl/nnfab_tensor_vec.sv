@@ -91,7 +91,7 @@ module nnfab_tensor_vec #(
   logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
   logic [57:0] fs[3], ls[3];
   logic borrow[3];  // src % 64 < dst % 64: the window starts a beat before the source's first (k0 = fs - 1)
-  logic [511:0] cur[3];        // rotated beat k0 + t (see f_wr)
+  logic [511:0] cur[3];        // rotated beat k0 + t (see f_in)
   logic real_q[3];             // nxt <= ls: the next beat is one of the source's
 
   // a <= b on 58-bit beat numbers in halves, compared in parallel (one
