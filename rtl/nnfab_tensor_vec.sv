@@ -9,12 +9,14 @@
 // for it, so read data never waits on a full FIFO); the destination's
 // bursts are written in parallel through the write port. Steady state: one
 // output beat per cycle up to the read port's bandwidth (one beat per
-// source per output beat). Two stages per output beat (docs/rtl.md
-// "Timing"): a step shifts each source's window into a register (the funnel
-// shift), the next cycle the ALU turns the windows into the write beat; the
-// two overlap, so one cycle more per instruction, not per beat. Beats outside a source's range (before its first
-// or after its last byte) are not fetched: they are zero and their bytes
-// are never strobed.
+// source per output beat). The shift by rel is a rotation of each beat as
+// it enters its source's FIFO (docs/rtl.md "Timing"): output byte j is
+// byte j of the rotated beat k0+t when j + rel < 64, else byte j of the
+// rotated beat k0+t+1, so a step is one byte select in front of the ALU
+// and the ALU's result is the registered write beat; no window register
+// stage (1,536 flip-flops) between the shift and the ALU. Beats outside a
+// source's range (before its first or after its last byte) are not
+// fetched: they are zero and their bytes are never strobed.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_vec #(
@@ -89,7 +91,7 @@ module nnfab_tensor_vec #(
   logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
   logic [57:0] fs[3], ls[3];
   logic borrow[3];  // src % 64 < dst % 64: the window starts a beat before the source's first (k0 = fs - 1)
-  logic [511:0] cur[3];
+  logic [511:0] cur[3];        // rotated beat k0 + t (see f_in)
   logic real_q[3];             // nxt <= ls: the next beat is one of the source's
 
   // a <= b on 58-bit beat numbers in halves, compared in parallel (one
@@ -158,9 +160,19 @@ module nnfab_tensor_vec #(
 
   // --------------------------------------------------------- FIFOs
   logic f_wr[3], f_pop[3], f_valid[3];
-  logic [511:0] f_data[3];
+  logic [511:0] f_data[3], f_in[3];
+  logic [1023:0] r_twice[3];
   logic [1:0] r_tag;
   assign r_tag = tags[tag_r];
+  // A source's beats enter its FIFO rotated right by rel bytes: byte j of
+  // the stored beat is byte (j + rel) % 64 of the read beat. The rotation
+  // sits between the read data and the FIFO's memory, not between the
+  // FIFO and the ALU.
+  always_comb
+    for (int s = 0; s < 3; s++) begin
+      r_twice[s] = {r_data, r_data} >> {rel[s], 3'd0};
+      f_in[s] = r_twice[s][511:0];
+    end
 
   genvar g;
   generate
@@ -173,7 +185,7 @@ module nnfab_tensor_vec #(
           .clk(clk),
           .clear(state == V_IDLE),
           .wr_en(f_wr[g]),
-          .wr_data(r_data),
+          .wr_data(f_in[g]),
           .pop(f_pop[g]),
           .out_valid(f_valid[g]),
           .out_data(f_data[g]),
@@ -185,12 +197,11 @@ module nnfab_tensor_vec #(
   // ------------------------------------------------------------ steps
   logic next_real[3], ready[3], all_ready, prime_ready, fire;
   logic [511:0] next_beat[3], window[3], result;
-  logic [1023:0] pair[3];
+  // Byte j of the window comes from cur when j + rel < 64: registered at
+  // V_SETUP1 (from rel, a compare that would add a carry chain in front of
+  // the ALU).
+  logic [63:0] from_cur[3];
   logic wq_valid, w_take;
-  // Stage 1 (after a step): the shifted windows, strobes and last flag.
-  logic s1_valid, s1_last, adv;
-  logic [511:0] s1_win[3];
-  logic [63:0] s1_strb;
   logic [511:0] wq_data;
   logic [63:0] wq_strb, strb;
   logic wq_last;
@@ -209,24 +220,23 @@ module nnfab_tensor_vec #(
       // (no borrow): the registered flag, not a 58-bit compare in front of
       // the FIFOs' pop and count.
       prime_ready = prime_ready && (!used[s] || borrow[s] || f_valid[s]);
-      pair[s] = {next_beat[s], cur[s]} >> {rel[s], 3'd0};
-      window[s] = pair[s][511:0];
+      for (int j = 0; j < 64; j++)
+        window[s][j*8+:8] = from_cur[s][j] ? cur[s][j*8+:8] : next_beat[s][j*8+:8];
     end
   end
 
   nnfab_vec_alu u_valu (
       .fn(fn_q),
       .byte_lanes(bytes_q),
-      .a(s1_win[0]),
-      .b(s1_win[1]),
-      .c(s1_win[2]),
+      .a(window[0]),
+      .b(window[1]),
+      .c(window[2]),
       .y(result)
   );
 
   // w_valid carries wq only outside V_ABORT (abort_w's empty beats then).
   assign w_take = wq_valid && w_ready && state != V_ABORT;
-  assign adv = s1_valid && (!wq_valid || w_take) && state != V_ABORT;
-  assign fire = state == V_STEP && t != steps && all_ready && (!s1_valid || adv);
+  assign fire = state == V_STEP && t != steps && all_ready && (!wq_valid || w_take);
   assign out_beat = first_lo + t[5:0];
   always_comb begin
     strb = '1;
@@ -336,18 +346,12 @@ module nnfab_tensor_vec #(
         inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} : '0) -
             {{(FIFO_LOG2 + 1) {1'b0}}, r_fire && r_tag == 2'(s)};
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
-      if (adv) begin
+      if (fire) begin
         wq_valid <= 1'b1;
         wq_data <= result;
-        wq_strb <= s1_strb;
-        wq_last <= s1_last;
+        wq_strb <= strb;
+        wq_last <= out_beat == 6'd63 || t + 32'd1 == steps;
       end else if (w_take) wq_valid <= 1'b0;
-      if (fire) begin
-        s1_valid <= 1'b1;
-        for (int s = 0; s < 3; s++) s1_win[s] <= window[s];
-        s1_strb <= strb;
-        s1_last <= out_beat == 6'd63 || t + 32'd1 == steps;
-      end else if (adv) s1_valid <= 1'b0;
       if (aw_fire) begin
         aw_beat <= after_burst(aw_beat, aw_burst_q);
         aw_left <= aw_left - {25'd0, aw_burst_q};
@@ -370,7 +374,6 @@ module nnfab_tensor_vec #(
           t <= '0;
           rr <= '0;
           wq_valid <= 1'b0;
-          s1_valid <= 1'b0;
           for (int s = 0; s < 3; s++) begin
             src_q[s] <= src_in[s];
             rel[s] <= src_in[s][5:0] - dst[5:0];
@@ -387,6 +390,7 @@ module nnfab_tensor_vec #(
           for (int s = 0; s < 3; s++) begin
             ls[s] <= src_end[s][63:6];
             nxt[s] <= borrow[s] ? fs[s] : inc58(fs[s]);
+            for (int j = 0; j < 64; j++) from_cur[s][j] <= {26'd0, rel[s]} + j < 64;
           end
           state <= V_SETUP2;
         end
