@@ -123,9 +123,9 @@ DESCRIPTOR:
   }
   const uint64_t writeBytes = elements * resultBytes;
   // The element engine's walk (tensor_elem): each source keeps the 64-byte
-  // beat its last element came from; an element costs one cycle, or one per
-  // new beat when it needs several.
-  uint64_t readBeats = 0, steps = 0;
+  // beat its last element came from and reads a new one when an element
+  // lies in another.
+  uint64_t readBeats = 0;
   uint64_t lastBeat[kMaxSources] = {0, 0, 0};
   bool haveBeat[kMaxSources] = {false, false, false};
 
@@ -147,20 +147,17 @@ ELEMENTS:
   for (uint32_t e = 0; e < count; ++e) {
 #pragma HLS PIPELINE II=1
     uint32_t v[kMaxSources] = {0, 0, 0};
-    uint64_t newBeats = 0;
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       if (s < sources) {
         const uint64_t at = op.src[s] + index[s] * srcBytes[s];
         v[s] = loadElement(data, at, srcBytes[s]);
         const uint64_t beat = at / isa::kMEM_BEAT_BYTES;
-        if (!haveBeat[s] || beat != lastBeat[s]) ++newBeats;
+        if (!haveBeat[s] || beat != lastBeat[s]) ++readBeats;
         haveBeat[s] = true;
         lastBeat[s] = beat;
       }
     }
-    readBeats += newBeats;
-    steps += newBeats > 1 ? newBeats : 1;
     uint32_t result;
     if (!floatPath) {
       result = aluApply(op.fn, v[0], v[1], v[2]);
@@ -188,8 +185,8 @@ ELEMENTS:
     }
   }
   const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, elements, readBytes, writeBytes}
-                                     : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, steps,
-                                                  readBeats, elements};
+                                     : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
+                                                  readBeats, 0};
   TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, cost)};
   return done;
 }

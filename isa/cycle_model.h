@@ -23,8 +23,8 @@ enum CycleEvent : uint32_t {
   kCycleContextIo,    // saving or restoring the context
   kCycleInstruction,  // a = opcode of a non-TENSOR instruction
   kCycleTensor,         // the vector engine: a = fn, b = elements, c = read bytes, d = write bytes
-  kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = steps, c = read beats, d = elements
-  kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = steps, c = read beats, d = elements
+  kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
+  kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
   kCycleFc,           // FC: a = batch, b = units, c = input_size
 };
 
@@ -47,13 +47,12 @@ static constexpr uint64_t ceilBeats(uint64_t bytes) {
 static constexpr uint64_t maxU64(uint64_t x, uint64_t y) { return x > y ? x : y; }
 static constexpr uint64_t ceilDiv(uint64_t x, uint64_t y) { return (x + y - 1) / y; }
 
-// The element engine's cycles per element (steps: one per element, or one
-// per new beat when an element needs several) or, when its single-beat reads
-// are bound by the memory latency, elem_read_ahead beats per mem_latency + 3
-// cycles (docs/isa.md "Cycle model", tensor_elem).
+// The element engine's cycles: one per element or, when its single-beat
+// reads are bound by the memory latency, elem_read_ahead beats per
+// mem_latency + 3 cycles (docs/isa.md "Cycle model", tensor_elem).
 static constexpr uint64_t kElemReadTurnaround = 3u;
-static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t steps, uint64_t readBeats) {
-  return maxU64(steps, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
+static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t elements, uint64_t readBeats) {
+  return maxU64(elements, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
 }
 
 // FC's outputs in waves of one batch row and up to FC_LANES * FC_INTERLEAVE
@@ -83,7 +82,7 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
     case kCycleTensorElement:
       // INT32 DIV: the element engine waits for the iterative divider.
-      if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + q.b + (isa::kCycle_scalar_div - 1u) * q.d;
+      if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + uint64_t{isa::kCycle_scalar_div} * q.b;
       return kTensorFixedCycles + p.mem_latency + elementStreamCycles(p, q.b, q.c);
     case kCycleTensorFloat:
       return kTensorFixedCycles + p.mem_latency +

@@ -7,12 +7,15 @@
 //           W1 each source's element address (base + index * size);
 //           W2 the beat check: does the element lie in the beat the source's
 //              previous element came from? If not, the source needs a new
-//              beat: W2 issues its single-beat read (one per cycle, sources
-//              in order) and pushes the element's record (per source: new
+//              beat: W2 puts its single-beat read into the read queue (up to
+//              three in one cycle, sources in order; the queue issues one
+//              per cycle) and pushes the element's record (per source: new
 //              beat or not, byte offset) into the record FIFO.
-//  consumer C0 the record at the FIFO's head takes its new beats, in the
-//              order they were read, from the beat FIFO into the source's
-//              cached beat (one beat per cycle);
+//  staging     each beat that comes back goes, in order, into its source's
+//              staging register (its source rides along in the tag FIFO);
+//  consumer C0 the record at the FIFO's head takes its new beats from the
+//              staging registers into the sources' cached beats, all in one
+//              cycle;
 //           C1 each source's element picked from its cached beat;
 //           C2 the integer ALU into a register, the iterative divider
 //              (INT32 DIV: the consumer waits for it), or the FP pipe;
@@ -20,11 +23,12 @@
 //              buffer that goes out as a strobed single-beat posted write
 //              when the next result falls into another beat.
 //
-// Reads are answered in order and the consumer needs new beats in the order
-// the walker asked for them, so one shared beat FIFO serves every source.
-// Credits keep every FIFO from overflowing: the walker reads only while
-// fewer than READ_AHEAD beats are asked for and not yet taken by C0 (the
-// beat FIFO holds them all, so R never waits), and C0 passes an element on
+// Reads are issued and answered in (element, source) order, so one shared
+// beat FIFO serves every source, and a beat for a later element never
+// blocks one that C0 is waiting for. Credits keep every FIFO from
+// overflowing: a read issues only while fewer than READ_AHEAD beats are
+// asked for and not yet staged (the beat FIFO holds them all, so R never
+// waits), and C0 passes an element on
 // only while fewer than RESULTS elements are between C1 and the result FIFO's
 // output (the FP units have no stall input: what is in flight must fit).
 // The walker runs up to the record FIFO's depth ahead of the consumer, so a
@@ -116,17 +120,29 @@ module nnfab_tensor_elem #(
   // W1: the element addresses.
   logic w1_v;
   logic [63:0] addr[3], addr_q[3];
-  // W2: per source, whether the element needs a new beat (still to be read:
-  // w2_rem), its byte offset and beat; the beat each source last read.
+  // W2: per source, whether the element needs a new beat, its byte offset
+  // and beat; how many new beats; the beat each source last read.
   logic w2_v;
-  logic [2:0] w2_new, w2_rem;
+  logic [2:0] w2_new;
+  logic [1:0] w2_n;
   logic [5:0] w2_off[3];
   logic [57:0] w2_beat[3];
   logic [57:0] last_beat[3];
   logic last_ok[3];
-  logic w_adv, w2_done, rd_fire, rec_push, rec_room;
-  logic [1:0] rd_src;
-  logic [READ_AHEAD_LOG2:0] credit;  // beats asked for and not yet taken by C0
+  logic w_adv, w2_done, rd_fire, rec_push, rec_room, rq_room;
+  logic [READ_AHEAD_LOG2:0] credit;  // beats asked for and not yet staged
+  // The read queue: 4 entries, up to three written per cycle, one issued.
+  logic [57:0] rq_beat[4];
+  logic [1:0] rq_src[4];
+  logic [1:0] rq_wp, rq_rp;
+  logic [2:0] rq_cnt;
+  logic [1:0] nth_src[3];  // the k-th source of W2 that needs a new beat
+
+  // The beat check of W1's element.
+  logic [2:0] w1_new;
+  always_comb
+    for (int s = 0; s < 3; s++)
+      w1_new[s] = w1_v && s < {30'd0, nsrc_q} && (!last_ok[s] || last_beat[s] != addr_q[s][63:6]);
 
   logic [42:0] lo;
   always_comb begin
@@ -138,15 +154,17 @@ module nnfab_tensor_elem #(
     end
   end
 
-  // The first source still to read, in source order (the consumer takes the
-  // beats in the same order).
-  assign rd_src = w2_rem[0] ? 2'd0 : w2_rem[1] ? 2'd1 : 2'd2;
-  assign rd_valid = state == E_RUN && w2_v && w2_rem != 3'd0 && rec_room && credit != READ_AHEAD[READ_AHEAD_LOG2:0];
-  assign rd_addr = {w2_beat[rd_src], 6'd0};
+  // W2's new beats in source order: the first, second and third set bit.
+  assign nth_src[0] = w2_new[0] ? 2'd0 : w2_new[1] ? 2'd1 : 2'd2;
+  assign nth_src[1] = w2_new[0] && w2_new[1] ? 2'd1 : 2'd2;
+  assign nth_src[2] = 2'd2;
+  assign rq_room = {1'b0, rq_cnt} + {2'd0, w2_n} <= 4'd4;
+  assign rd_valid = state == E_RUN && rq_cnt != 3'd0 && credit != READ_AHEAD[READ_AHEAD_LOG2:0];
+  assign rd_addr = {rq_beat[rq_rp], 6'd0};
   assign rd_fire = rd_valid && rd_ready;
-  // W2 finishes when no read is left after this cycle's, and its record goes.
-  assign w2_done = w2_v && rec_room &&
-      (w2_rem == 3'd0 || (rd_fire && (w2_rem == 3'b001 || w2_rem == 3'b010 || w2_rem == 3'b100)));
+  // W2 finishes when its reads fit into the read queue and its record into
+  // the record FIFO.
+  assign w2_done = w2_v && rec_room && rq_room;
   assign rec_push = w2_done;
   assign w_adv = state == E_RUN && (!w2_v || w2_done);
 
@@ -193,21 +211,41 @@ module nnfab_tensor_elem #(
       .count(beat_count)
   );
 
+  // The source of each beat asked for, in the same order as the beats.
+  logic tag_v;
+  logic [1:0] tag;
+  logic [READ_AHEAD_LOG2+1:0] tag_count;
+  nnfab_fifo #(
+      .WIDTH(2),
+      .DEPTH_LOG2(READ_AHEAD_LOG2)
+  ) u_tags (
+      .clk(clk),
+      .clear(clear),
+      .wr_en(rd_fire),
+      .wr_data(rq_src[rq_rp]),
+      .pop(beat_pop),
+      .out_valid(tag_v),
+      .out_data(tag),
+      .count(tag_count)
+  );
+
   // ============================================================= consumer
-  // C0: the head record's sources still waiting for their beat.
-  logic [2:0] rec_new, got, need;
-  logic [1:0] need_src;
-  logic need_one;
+  // Staging: the head beat goes to its source's register when that is empty
+  // or being taken by C0 in this cycle.
+  logic [511:0] stage[3];
+  logic [2:0] stage_v, take;
+  logic [2:0] rec_new;
+  logic rec_ready;
   logic [511:0] cache[3];
   logic c_go, room;
   logic [RESULTS_LOG2:0] reserved;  // elements from C1 to the result FIFO's output
   always_comb
     for (int s = 0; s < 3; s++) rec_new[s] = rec_out[s*7+6];
-  assign need = rec_new & ~got;
-  assign need_src = need[0] ? 2'd0 : need[1] ? 2'd1 : 2'd2;
-  assign need_one = need == 3'b001 || need == 3'b010 || need == 3'b100;
-  assign beat_pop = c_go && rec_v && need != 3'd0 && beat_v;
-  assign rec_pop = c_go && rec_v && (need == 3'd0 || (need_one && beat_v));
+  // C0: the head record goes when each of its new beats is staged.
+  assign rec_ready = (stage_v | ~rec_new) == 3'b111;
+  assign rec_pop = c_go && rec_v && rec_ready;
+  assign take = rec_pop ? rec_new : 3'd0;
+  assign beat_pop = beat_v && tag_v && (!stage_v[tag] || take[tag]);
   assign room = reserved != RESULTS[RESULTS_LOG2:0];
 
   // C1: the element's byte offsets. The line is read through a copy padded
@@ -332,6 +370,7 @@ module nnfab_tensor_elem #(
       // Credits (the start below resets them).
       credit <= credit + {{READ_AHEAD_LOG2{1'b0}}, rd_fire} - {{READ_AHEAD_LOG2{1'b0}}, beat_pop};
       reserved <= reserved + {{RESULTS_LOG2{1'b0}}, rec_pop} - {{RESULTS_LOG2{1'b0}}, res_pop};
+      rq_cnt <= rq_cnt + (w2_done ? {1'b0, w2_n} : 3'd0) - {2'd0, rd_fire};
       // C2 -> the ALU's register (INT32 but DIV) or the divider's result.
       aq_v <= (c_go && c2_v && !fp && !is_div) || (c2_v && is_div && div_done);
       case (state)
@@ -362,7 +401,10 @@ module nnfab_tensor_elem #(
           out_addr <= dst;
           credit <= '0;
           reserved <= '0;
-          got <= '0;
+          stage_v <= '0;
+          rq_wp <= '0;
+          rq_rp <= '0;
+          rq_cnt <= '0;
           buf_valid <= 1'b0;
           w1_v <= 1'b0;
           w2_v <= 1'b0;
@@ -381,8 +423,7 @@ module nnfab_tensor_elem #(
         // W1 -> W2: the beat check.
         w2_v <= w1_v;
         for (int s = 0; s < 3; s++) begin
-          w2_new[s] <= w1_v && s < {30'd0, nsrc_q} && (!last_ok[s] || last_beat[s] != addr_q[s][63:6]);
-          w2_rem[s] <= w1_v && s < {30'd0, nsrc_q} && (!last_ok[s] || last_beat[s] != addr_q[s][63:6]);
+          w2_new[s] <= w1_new[s];
           w2_off[s] <= addr_q[s][5:0];
           w2_beat[s] <= addr_q[s][63:6];
           if (w1_v) begin
@@ -390,6 +431,7 @@ module nnfab_tensor_elem #(
             last_ok[s] <= 1'b1;
           end
         end
+        w2_n <= {1'b0, w1_new[0]} + {1'b0, w1_new[1]} + {1'b0, w1_new[2]};
         // W0 -> W1: the addresses of the next element.
         w1_v <= wleft != 32'd0;
         for (int s = 0; s < 3; s++) addr_q[s] <= addr[s];
@@ -425,15 +467,28 @@ module nnfab_tensor_elem #(
             end
           end
         end
-      end else if (rd_fire) begin
-        w2_rem[rd_src] <= 1'b0;
       end
+      // The read queue: W2's new beats in, one read out.
+      if (w2_done)
+        for (int k = 0; k < 3; k++)
+          if (k < {30'd0, w2_n}) begin
+            rq_beat[rq_wp+2'(k)] <= w2_beat[nth_src[k]];
+            rq_src[rq_wp+2'(k)] <= nth_src[k];
+          end
+      if (w2_done) rq_wp <= rq_wp + w2_n;
+      if (rd_fire) rq_rp <= rq_rp + 2'd1;
 
       // ----------------------------------------------------- consumer
-      if (beat_pop) cache[need_src] <= beat_out;
+      // Staging and C0: a staged beat moves into the cached beat when its
+      // record goes.
+      for (int s = 0; s < 3; s++) begin
+        if (take[s]) cache[s] <= stage[s];
+        if (beat_pop && tag == 2'(s)) begin
+          stage[s] <= beat_out;
+          stage_v[s] <= 1'b1;
+        end else if (take[s]) stage_v[s] <= 1'b0;
+      end
       if (c_go) begin
-        if (rec_pop) got <= '0;
-        else if (beat_pop) got[need_src] <= 1'b1;
         // C0 -> C1
         c1_v <= rec_pop;
         for (int s = 0; s < 3; s++) c1_off[s] <= rec_out[s*7+:6];
@@ -479,7 +534,10 @@ module nnfab_tensor_elem #(
       else $error("nnfab_tensor_elem: a read beat with the beat FIFO full");
       assert (!(aq_v || fp_out) || res_count < RES_DEPTH)
       else $error("nnfab_tensor_elem: a result with the result FIFO full");
-      assert (!beat_pop || beat_v) else $error("nnfab_tensor_elem: beat FIFO popped empty");
+      assert (!beat_pop || (beat_v && tag_v)) else $error("nnfab_tensor_elem: beat FIFO popped empty");
+      assert (!beat_v || tag_v) else $error("nnfab_tensor_elem: a beat without its tag");
+      assert (tag_count <= BEAT_DEPTH) else $error("nnfab_tensor_elem: tag FIFO overrun");
+      assert (rq_cnt <= 3'd4) else $error("nnfab_tensor_elem: read queue overrun");
       assert (credit <= READ_AHEAD[READ_AHEAD_LOG2:0]) else $error("nnfab_tensor_elem: read credit overrun");
     end
 `endif
