@@ -28,15 +28,15 @@
 // blocks one that C0 is waiting for. Credits keep every FIFO from
 // overflowing: a read issues only while fewer than READ_AHEAD beats are
 // asked for and not yet staged (the beat FIFO holds them all, so R never
-// waits), and C0 passes an element on
-// only while fewer than RESULTS elements are between C1 and the result FIFO's
-// output (the FP units have no stall input: what is in flight must fit).
+// waits), and C0 passes an element on only while fewer than RESULTS
+// elements are between C1 and the result FIFO's output (the FP units have
+// no stall input: what is in flight must fit).
 // The walker runs up to the record FIFO's depth ahead of the consumer, so a
 // source's next beats are read while the current one is being used.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_elem #(
-    parameter int READ_AHEAD_LOG2 = 3,  // beats asked for and not yet used (isa.json ELEM_READ_AHEAD)
+    parameter int READ_AHEAD_LOG2 = 3,  // beats asked for and not yet staged (isa.json elem_read_ahead)
     parameter int RECORDS_LOG2 = 6,     // elements the walker may run ahead of the consumer
     parameter int RESULTS_LOG2 = 6      // elements from C1 to the result FIFO's output
 ) (
@@ -539,6 +539,9 @@ module nnfab_tensor_elem #(
       assert (tag_count <= BEAT_DEPTH) else $error("nnfab_tensor_elem: tag FIFO overrun");
       assert (rq_cnt <= 3'd4) else $error("nnfab_tensor_elem: read queue overrun");
       assert (credit <= READ_AHEAD[READ_AHEAD_LOG2:0]) else $error("nnfab_tensor_elem: read credit overrun");
+      // The cycle model's elem_read_ahead is this engine's read-ahead.
+      assert (READ_AHEAD == NNFAB_CYCLE_elem_read_ahead)
+      else $error("nnfab_tensor_elem: READ_AHEAD differs from isa.json elem_read_ahead");
     end
 `endif
 endmodule
