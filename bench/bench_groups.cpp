@@ -24,6 +24,8 @@ const std::vector<Group>& benchGroups() {
        runLoopsGroup},
       {"if", "cycles from a ready IF condition to the branch (IF overhead inside a loop)", true, runIfGroup},
       {"tensor", "elementwise INT32 ADD: elements per cycle against the memory-port bound", true, runTensorGroup},
+      {"elem", "the element engine (broadcast INT32 and FLOAT32 ADD, contiguous FLOAT32 ADD): elements per cycle "
+               "against the memory-port bound", true, runElemGroup},
       {"fc", "FULLY_CONNECTED MAC/cycle against the port bound; while_fib and rnn_loop cycles per iteration "
              "(devices whose FEATURES have FLOAT32)", true, runFcGroup},
       {"watchdog", "cycles from an expired EXEC_BUDGET / LOOP_BUDGET to the halt", true, runWatchdogGroup},

@@ -73,5 +73,6 @@ Status runHostGroup(const Context& context, Report& report);
 Status runFcGroup(const Context& context, Report& report);
 Status runCpuGroup(const Context& context, Report& report);
 Status runCacheGroup(const Context& context, Report& report);
+Status runElemGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

@@ -82,7 +82,10 @@ DESCRIPTOR:
   const uint32_t resultBytes = isa::typeBytes(isa::fnResultType(op.fn, op.type));
   // FLOAT32 sources, or CVT from INT32: the FP side of the ALU.
   const bool floatPath = op.type == isa::kTypeFLOAT32 || op.fn == isa::kFnCVT;
-  const CycleEvent costEvent = floatPath ? kCycleTensorFloat : kCycleTensor;
+  // The cycle model follows the RTL's engines: FLOAT32 functions but SEL and
+  // MOV (bit copies) go through the FP pipe of the element engine.
+  const bool fpPipe = op.fn == isa::kFnCVT ||
+                      (op.type == isa::kTypeFLOAT32 && op.fn != isa::kFnSEL && op.fn != isa::kFnMOV);
 
   // Elements, stopping once the destination cannot fit (dims are < 2^32, so
   // the product of two factors never overflows 64 bits).
@@ -94,22 +97,37 @@ DESCRIPTOR:
   bool empty = false;
   for (uint32_t k = 0; k < isa::kMAX_RANK; ++k) empty = empty || dim[k] == 0;
   if (empty) {
-    TensorOutcome noop = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{costEvent, op.fn, 0, 0, 0})};
+    TensorOutcome noop = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleTensor, op.fn, 0, 0, 0})};
     return noop;
   }
 
   // Every region is checked before the first element is written.
   if (op.dst % resultBytes != 0 || !inRegion(op.dst, elements * resultBytes, dataSize)) return tensorFault(op.dst);
   uint64_t readBytes = 0;
+  // The vector engine takes the instruction when every source is contiguous
+  // (row-major over DIM, dimensions of extent 1 excepted) and of the result's
+  // element size, and the function is neither DIV nor one of the FP pipe.
+  bool vectorPath = op.fn != isa::kFnDIV && !fpPipe;
   for (uint32_t s = 0; s < sources; ++s) {
     const uint32_t bytes = sourceBytes(op.fn, op.type, s);
     if (op.src[s] % bytes != 0 || !sourceInRegion(op.src[s], bytes, dim, stride[s], dataSize)) {
       return tensorFault(op.src[s]);
     }
-    // A source broadcast along the innermost dimension is read once per row.
-    readBytes += (stride[s][kInnermost] == 0 ? elements / dim[kInnermost] : elements) * bytes;
+    readBytes += elements * bytes;
+    uint64_t extent = 1;  // elements of one step along dimension k in row-major order
+    for (uint32_t k = isa::kMAX_RANK; k-- > 0;) {
+      vectorPath = vectorPath && (dim[k] == 1 || stride[s][k] == extent);
+      extent *= dim[k];
+    }
+    vectorPath = vectorPath && bytes == resultBytes;
   }
   const uint64_t writeBytes = elements * resultBytes;
+  // The element engine's walk (tensor_elem): each source keeps the 64-byte
+  // beat its last element came from and reads a new one when an element
+  // lies in another.
+  uint64_t readBeats = 0;
+  uint64_t lastBeat[kMaxSources] = {0, 0, 0};
+  bool haveBeat[kMaxSources] = {false, false, false};
 
   // Element indexes of each source, advanced incrementally in row-major
   // order; unsigned wrap-around in the carry terms cancels out.
@@ -131,7 +149,14 @@ ELEMENTS:
     uint32_t v[kMaxSources] = {0, 0, 0};
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
-      if (s < sources) v[s] = loadElement(data, op.src[s] + index[s] * srcBytes[s], srcBytes[s]);
+      if (s < sources) {
+        const uint64_t at = op.src[s] + index[s] * srcBytes[s];
+        v[s] = loadElement(data, at, srcBytes[s]);
+        const uint64_t beat = at / isa::kMEM_BEAT_BYTES;
+        if (!haveBeat[s] || beat != lastBeat[s]) ++readBeats;
+        haveBeat[s] = true;
+        lastBeat[s] = beat;
+      }
     }
     uint32_t result;
     if (!floatPath) {
@@ -159,8 +184,10 @@ ELEMENTS:
       }
     }
   }
-  TensorOutcome done = {isa::kStatusDONE, 0,
-                        cycleCost(cp, CycleQuery{costEvent, op.fn, elements, readBytes, writeBytes})};
+  const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, elements, readBytes, writeBytes}
+                                     : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
+                                                  readBeats, 0};
+  TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, cost)};
   return done;
 }
 

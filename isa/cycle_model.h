@@ -22,8 +22,9 @@ enum CycleEvent : uint32_t {
   kCycleProgramLoad,  // a = PROG_SIZE in bytes
   kCycleContextIo,    // saving or restoring the context
   kCycleInstruction,  // a = opcode of a non-TENSOR instruction
-  kCycleTensor,       // a = fn, b = elements, c = read bytes, d = write bytes
-  kCycleTensorFloat,  // TYPE FLOAT32 (and CVT): a = fn, b = elements, c = read bytes, d = write bytes
+  kCycleTensor,         // the vector engine: a = fn, b = elements, c = read bytes, d = write bytes
+  kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
+  kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
   kCycleFc,           // FC: a = batch, b = units, c = input_size
 };
 
@@ -46,10 +47,12 @@ static constexpr uint64_t ceilBeats(uint64_t bytes) {
 static constexpr uint64_t maxU64(uint64_t x, uint64_t y) { return x > y ? x : y; }
 static constexpr uint64_t ceilDiv(uint64_t x, uint64_t y) { return (x + y - 1) / y; }
 
-// FLOAT32 functions that only move bits (sign, copy, select) run in the
-// vector engine like INT32; the others go through one pipelined FP unit.
-static constexpr bool floatMovesBits(uint64_t fn) {
-  return fn == isa::kFnMOV || fn == isa::kFnABS || fn == isa::kFnNEG || fn == isa::kFnSEL;
+// The element engine's cycles: one per element or, when its single-beat
+// reads are bound by the memory latency, elem_read_ahead beats per
+// mem_latency + 3 cycles (docs/isa.md "Cycle model", tensor_elem).
+static constexpr uint64_t kElemReadTurnaround = 3u;
+static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t elements, uint64_t readBeats) {
+  return maxU64(elements, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
 }
 
 // FC's outputs in waves of one batch row and up to FC_LANES * FC_INTERLEAVE
@@ -75,15 +78,16 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       if ((q.a & isa::kClassMask) == isa::kClassSALU) return isa::fnScalarCycles(q.a & isa::kFnMask);
       return 1u;  // every other CTRL instruction and every BRCMP
     case kCycleTensor:
-      // One pipelined divider takes one element per cycle; everything else
-      // streams one beat per cycle on the read and write ports in parallel.
-      if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + maxU64(q.b, ceilBeats(q.c));
+      // Streams one beat per cycle on the read and write ports in parallel.
       return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
+    case kCycleTensorElement:
+      // INT32 DIV: the element engine waits for the iterative divider.
+      if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + uint64_t{isa::kCycle_scalar_div} * q.b;
+      return kTensorFixedCycles + p.mem_latency + elementStreamCycles(p, q.b, q.c);
     case kCycleTensorFloat:
-      if (floatMovesBits(q.a)) return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
       return kTensorFixedCycles + p.mem_latency +
              (q.a == isa::kFnDIV ? isa::kCycle_fp_div_latency : isa::kCycle_fp_latency) +
-             maxU64(q.b, maxU64(ceilBeats(q.c), ceilBeats(q.d)));
+             elementStreamCycles(p, q.b, q.c);
     case kCycleFc:
       if (q.a == 0 || q.b == 0 || q.c == 0) return kTensorFixedCycles + p.mem_latency;
       return kTensorFixedCycles + p.mem_latency + isa::kCycle_fc_latency +

@@ -66,14 +66,26 @@ TEST(HlsCycleModel, TensorFormulas) {
   std::vector<uint8_t> image(64 * 1024, 0);
   put(image, 0, d.words());
   EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 128);
-  // B broadcast along the innermost dimension: read once per row (16 x 4 bytes).
+  // A comparison writes BOOL8 from INT32 sources: the element engine
+  // (tensor_elem), one element per cycle. Every 16th element needs a new beat
+  // of A and one of B: 128 beats read, which would take ceil(128 * 35 / 8) =
+  // 560 cycles if latency-bound.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnLT, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 1024);
+  // B broadcast along the innermost dimension: B[i2], its 16 elements in one
+  // beat; read beats 64 + 1.
   d.stride[1] = {0, 0, 1, 0};
   put(image, 0, d.words());
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 64 + 1);
-  // A comparison writes BOOL8: 1024 bytes = 16 beats, reads dominate.
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnLT, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 64 + 1);
-  // DIV: one element per cycle.
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnDIV, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 1024);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 1024);
+  // DIV: the element engine waits scalar_div cycles for each element.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnDIV, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 34 * 1024);
+  // A transposed: a stride of 16 elements (64 bytes) along the innermost
+  // dimension, a new beat for every element; B[i2] a new beat every 16 rows.
+  // 1024 + 4 beats at 8 per 32 + 3 cycles: ceil(1028 * 35 / 8) = 4498 cycles
+  // for 1024 elements.
+  d.dim = {1, 1, 64, 16};
+  d.stride[0] = {0, 0, 1, 16};
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 4498);
   // A zero dimension still fetches the descriptor.
   d.dim = {0, 1, 16, 64};
   put(image, 0, d.words());

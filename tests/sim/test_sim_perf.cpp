@@ -2,6 +2,10 @@
 // loop of docs/isa.md at 2 cycles per iteration, the accumulator loop at 3,
 // the vector path of the tensor unit at >= 90 % of the read-port bound, and
 // every SALU/BRCMP function through the whole core against the ISA.
+#include <bit>
+#include <iostream>
+#include <random>
+
 #include "hls/tensor_test_util.h"
 #include "sim/sim_test_util.h"
 
@@ -117,6 +121,84 @@ TEST(SimPerf, ContiguousTensorAddReachesNinetyPercentOfTheReadBound) {
   EXPECT_GE(cycles, model);
   EXPECT_LE(cycles, model + kVectorSetupCycles);
   RecordProperty("elements_per_cycle_x1000", static_cast<int>(rate * 1000));
+}
+
+// The element engine against the cycle model (isa.json tensor_elem,
+// tensor_div, tensor_float, tensor_float_div; docs/rtl.md "Element engine"):
+// each instruction runs on hls and on sim with the same data; results,
+// status and everything else match exactly, and CYCLES differ by no more
+// than the per-instruction setup the formulas leave out (the descriptor and
+// region checks, as for the vector engine, plus the engine's pipeline fill).
+constexpr int64_t kElementSetupCycles = 96;
+
+struct ElementCase {
+  std::string what;
+  uint32_t fn, type;
+  Descriptor d;
+};
+
+TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
+  auto desc = [](std::array<uint32_t, 4> dim, std::array<uint32_t, 4> a, std::array<uint32_t, 4> b,
+                 std::array<uint32_t, 4> c = {}) {
+    Descriptor d;
+    d.dim = dim;
+    d.stride = {a, b, c};
+    return d;
+  };
+  const uint32_t I = isa::kTypeINT32, F = isa::kTypeFLOAT32;
+  const std::vector<ElementCase> cases = {
+      {"INT32 ADD [64,256] + [256]", isa::kFnADD, I, desc({1, 1, 64, 256}, {0, 0, 256, 1}, {0, 0, 0, 1})},
+      {"FLOAT32 ADD [64,256] + [256]", isa::kFnADD, F, desc({1, 1, 64, 256}, {0, 0, 256, 1}, {0, 0, 0, 1})},
+      {"FLOAT32 ADD [16384] + [16384]", isa::kFnADD, F, desc({1, 1, 1, 16384}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      {"FLOAT32 MUL [64,1] * [1,64]", isa::kFnMUL, F, desc({1, 1, 64, 64}, {0, 0, 1, 0}, {0, 0, 0, 1})},
+      {"FLOAT32 DIV [4096]", isa::kFnDIV, F, desc({1, 1, 1, 4096}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      {"FLOAT32 ADD [2]", isa::kFnADD, F, desc({1, 1, 1, 2}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      {"FLOAT32 NEG [4096]", isa::kFnNEG, F, desc({1, 1, 1, 4096}, {0, 0, 0, 1}, {})},
+      {"CVT INT32 [4096]", isa::kFnCVT, I, desc({1, 1, 1, 4096}, {0, 0, 0, 1}, {})},
+      {"FLOAT32 SEL [4096]", isa::kFnSEL, F, desc({1, 1, 1, 4096}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      {"INT32 LT [16384]", isa::kFnLT, I, desc({1, 1, 1, 16384}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      {"INT32 ADD transposed [64,64]", isa::kFnADD, I, desc({1, 1, 64, 64}, {0, 0, 1, 64}, {0, 0, 64, 1})},
+      {"INT32 ADD [8,16,16] strided", isa::kFnADD, I, desc({1, 8, 16, 16}, {0, 512, 32, 2}, {0, 0, 16, 1})},
+      {"INT32 DIV [1024]", isa::kFnDIV, I, desc({1, 1, 1, 1024}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+  };
+  std::mt19937 rng(2024);
+  for (const ElementCase& c : cases) {
+    // Descriptor at 0, then each source and the destination 64-byte aligned.
+    std::vector<uint8_t> image(64, 0);
+    put<uint32_t>(image, 0, c.d.words());
+    uint32_t base[3] = {0, 0, 0};
+    const uint32_t sources = isa::fnOperands(c.fn);
+    for (uint32_t s = 0; s < sources; ++s) {
+      base[s] = static_cast<uint32_t>(image.size());
+      const bool mask = c.fn == isa::kFnSEL && s == 0;
+      const uint64_t bytes = c.d.extent(static_cast<int>(s)) * (mask ? 1 : 4);
+      image.resize((image.size() + bytes + 63) / 64 * 64);
+      for (uint64_t i = 0; i < bytes; i += mask ? 1 : 4) {
+        const uint32_t r = rng();
+        // FLOAT32: finite, non-zero values (no NaN, whose payload may differ).
+        const uint32_t v = mask ? (r & 1) : c.type == F ? std::bit_cast<uint32_t>(static_cast<float>(r % 2001) / 8.0f - 125.0625f) : r;
+        std::memcpy(image.data() + base[s] + i, &v, mask ? 1 : 4);
+      }
+    }
+    const uint32_t dst = static_cast<uint32_t>(image.size());
+    image.resize(dst + (c.d.elements() * 4 + 63) / 64 * 64, 0xA5);
+    Asm a;
+    a.emit(insn::li(1, static_cast<int32_t>(dst)));
+    a.emit(insn::li(2, static_cast<int32_t>(base[0])));
+    a.emit(insn::li(3, static_cast<int32_t>(base[1])));
+    a.emit(insn::li(4, static_cast<int32_t>(base[2])));
+    a.emit(insn::tensor(c.fn, c.type, 1, 2, sources >= 2 ? 3 : 0, sources >= 3 ? 4 : 0, 0));
+    a.emit(insn::halt());
+    const Outcome hls = run(a, image, image.size());
+    const Outcome sim = runSim(a, image, image.size());
+    EXPECT_CORE_STATUS(hls, isa::kStatusDONE);
+    expectSameArchitecture(hls, sim, c.what.c_str());
+    const int64_t diff = static_cast<int64_t>(sim.report.cycles) - static_cast<int64_t>(hls.report.cycles);
+    EXPECT_GE(diff, 0) << c.what << ": sim " << sim.report.cycles << ", model " << hls.report.cycles;
+    EXPECT_LE(diff, kElementSetupCycles) << c.what << ": sim " << sim.report.cycles << ", model " << hls.report.cycles;
+    std::cout << "[ element  ] " << c.what << ": " << c.d.elements() << " elements, sim " << sim.report.cycles
+              << ", model " << hls.report.cycles << ", sim - model " << diff << "\n";
+  }
 }
 
 TEST(SimPerf, EveryScalarFunctionThroughTheCoreMatchesTheIsa) {
