@@ -21,11 +21,16 @@ struct Top {
   uint32_t preempt = 0;
   uint32_t watchdog = 0, status = 0, haltPc = 0, faultInfo = 0, features = 0, id = 0, version = 0;
   uint64_t cycles = 0, iterations = 0, instret = 0;
+  uint32_t traceCount = 0, traceDropped = 0;
+  uint64_t classCycles[isa::kNumTraceClasses] = {};
+  uint64_t trace[isa::kTRACE_DEPTH] = {};
 
   void call(uint32_t mode, uint32_t insnLimit, uint64_t loopBudget = 0, uint64_t execBudget = 0) {
     nnfab_core(prog.data(), data.data(), ctx.data(), static_cast<uint32_t>(prog.size() * 8),
                static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
-               &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version);
+               &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version,
+               &traceCount, &traceDropped, &classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3],
+               &classCycles[4], trace);
   }
   uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
 };
