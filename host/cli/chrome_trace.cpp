@@ -17,7 +17,8 @@ void ChromeTrace::span(std::string_view name, std::string_view category, Clock::
     return std::chrono::duration<double, std::micro>(t - origin_).count();
   };
   std::lock_guard lock(mutex_);
-  events_.push_back({std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args)});
+  events_.push_back(
+      {std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0, false, 0, 0, {}});
 }
 
 void ChromeTrace::deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,

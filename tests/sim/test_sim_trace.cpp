@@ -159,5 +159,43 @@ TEST(SimTrace, WithoutTraceNothingIsRecordedAndNoCycleChanges) {
   }
 }
 
+// A sliced run: every start records its part, the host joins them
+// (DeviceTrace::append) into the trace of an uninterrupted run.
+DeviceTrace slicedTrace(FabricBackend& backend, const Asm& a, uint32_t insnLimit) {
+  DeviceTrace joined;
+  Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, 256);
+  EXPECT_TRUE(program.isOk()) << program.status().message();
+  if (!program) return joined;
+  CoreDriver driver(backend);
+  RunLimits limits;
+  limits.insnLimit = insnLimit;
+  bool resume = false;
+  for (int starts = 0; starts < 1000; ++starts) {
+    LoadedProgram loaded = resume ? program->resumed() : program->loaded();
+    loaded.trace = true;
+    Result<RunReport> report = driver.run(loaded, limits);
+    EXPECT_TRUE(report.isOk()) << report.status().message();
+    if (!report) break;
+    EXPECT_TRUE(report->trace.has_value());
+    if (report->trace) joined.append(*report->trace);
+    if (!report->resumable()) break;
+    resume = true;
+  }
+  return joined;
+}
+
+TEST(SimTrace, SlicedRunJoinsToTheUninterruptedTrace) {
+  const Asm a = counterLoop(280);
+  const Both whole = runBoth(a);
+  backends::HlsBackend hls;
+  SimBackend sim(smallSim());
+  for (FabricBackend* backend : {static_cast<FabricBackend*>(&hls), static_cast<FabricBackend*>(&sim)}) {
+    const DeviceTrace joined = slicedTrace(*backend, a, 37);
+    EXPECT_EQ(joined.entries, whole.sim.report.trace->entries) << backend->name();
+    EXPECT_EQ(joined.dropped, whole.sim.report.trace->dropped) << backend->name();
+    EXPECT_EQ(joined.classCycles, whole.sim.report.trace->classCycles) << backend->name();
+  }
+}
+
 }  // namespace
 }  // namespace nnfab::fabric::test
