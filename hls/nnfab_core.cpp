@@ -431,7 +431,6 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_branch offset=0xA0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_tensor offset=0xA8 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=trace offset=0x800 bundle=control
-#pragma HLS BIND_STORAGE variable=trace type=ram_1p impl=lutram
   // Outputs without the ap_vld word Vitis HLS would otherwise put after each
   // (it would collide with the next register of the map).
 #pragma HLS INTERFACE mode=ap_none port=watchdog_state
