@@ -18,10 +18,10 @@ using Json = nlohmann::json;
 
 class ProfileCli : public nnfab::test::CliFixture {
  protected:
-  Json profile(const std::string& device) {
+  Json profile(const std::string& device, const std::string& inputs = "examples/while_sum.inputs.json") {
     const auto file = dir_ / ("profile_" + device + ".json");
-    const auto o = nnfab("run examples/while_sum.json --inputs examples/while_sum.inputs.json --device " + device +
-                         " --profile " + file.string());
+    const auto o = nnfab("run examples/while_sum.json --inputs " + inputs + " --device " + device + " --profile " +
+                         file.string());
     EXPECT_EQ(o.exitCode, 0) << o.err;
     std::ifstream in(file);
     return Json::parse(in, nullptr, false);
@@ -81,6 +81,36 @@ void expectFabricLoop(const Json& doc) {
 }
 
 TEST_F(ProfileCli, HlsProfileHasEveryFabricIteration) { expectFabricLoop(profile("hls")); }
+
+// 1,000 iterations are 1,001 traced branches: the ring keeps the first 256
+// (the entry test and 255 iterations) and the profile says how many it lost.
+TEST_F(ProfileCli, OverflowIsReported) {
+  const auto inputs = dir_ / "inputs_1000.json";
+  std::ofstream(inputs) << R"({"inputs": [{"dimensions": [1], "data": [1000]}]})";
+  for (const std::string device : {"hls"
+#ifdef NNFAB_TEST_HAS_SIM
+                                   , "sim"
+#endif
+       }) {
+    const Json doc = profile(device, inputs.string());
+    expectPerfettoShape(doc);
+    EXPECT_EQ(iterationCycles(doc).size(), 255u) << device;
+    bool note = false, program = false;
+    for (const Json& e : doc["traceEvents"]) {
+      if (e["name"] == "trace ring full: 745 later branches not recorded") {
+        note = true;
+        EXPECT_EQ(e["ph"], "i");
+      }
+      if (e["name"] == "fabric program") {
+        program = true;
+        EXPECT_EQ(e["args"]["dropped_branches"], "745") << device;
+        EXPECT_EQ(e["args"]["traced_branches"], "256") << device;
+      }
+    }
+    EXPECT_TRUE(note) << device;
+    EXPECT_TRUE(program) << device;
+  }
+}
 
 #ifdef NNFAB_TEST_HAS_SIM
 TEST_F(ProfileCli, SimProfileHasEveryFabricIterationAtTheHlsCycles) {
