@@ -37,8 +37,9 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 namespace nnfab {
 namespace hls {
 
-// The FEATURES register of this core: it executes FLOAT32, CVT and FC.
-static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC;
+// The FEATURES register of this core: it executes FLOAT32, CVT and FC, and
+// has the trace ring and class counters (MODE.TRACE).
+static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE;
 
 // Where one start puts its trace (docs/isa.md "Trace ring"): the ring, TRACE_COUNT,
 // TRACE_DROPPED and CLASS_CYCLES_* in TraceClass order. All are zeroed at

@@ -77,8 +77,13 @@ class CoreDriver {
   FabricBackend& backend() { return backend_; }
 
  private:
+  // FEATURES.FEATURE_TRACE, read once when a run first asks for a trace:
+  // a core without the ring is run without MODE.TRACE and reports none.
+  bool traceSupported();
+
   FabricBackend& backend_;
   std::mutex mutex_;  // one run at a time on this driver
+  std::optional<bool> traceSupported_;
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

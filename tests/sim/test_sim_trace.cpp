@@ -197,5 +197,50 @@ TEST(SimTrace, SlicedRunJoinsToTheUninterruptedTrace) {
   }
 }
 
+// A core without FEATURE_TRACE (an older bitstream, whose 7-bit control
+// slave would alias the trace offsets onto other registers): the driver
+// never sets MODE.TRACE there and reads no trace.
+class CoreWithoutTrace final : public FabricBackend {
+ public:
+  std::string_view name() const override { return "no-trace"; }
+  uint64_t memoryBytes() const override { return inner_.memoryBytes(); }
+  double clockMhz() const override { return inner_.clockMhz(); }
+  Result<DeviceAddress> allocate(uint64_t bytes) override { return inner_.allocate(bytes); }
+  void release(DeviceAddress address) override { inner_.release(address); }
+  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return inner_.copyToDevice(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    return inner_.copyFromDevice(dst, src, bytes);
+  }
+  void writeRegister(uint32_t offset, uint32_t value) override {
+    if (offset == isa::kRegMODE) modes.push_back(value);
+    inner_.writeRegister(offset, value);
+  }
+  uint32_t readRegister(uint32_t offset) override {
+    if (offset >= isa::kRegTRACE_COUNT && offset != isa::kRegFEATURES) ++traceReads;
+    const uint32_t value = inner_.readRegister(offset);
+    return offset == isa::kRegFEATURES ? value & ~isa::kFEATURE_TRACE : value;
+  }
+  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return inner_.waitDone(timeout); }
+  void reset() override { inner_.reset(); }
+
+  std::vector<uint32_t> modes;
+  int traceReads = 0;
+
+ private:
+  backends::HlsBackend inner_;
+};
+
+TEST(SimTrace, ACoreWithoutTheRingIsNeverAskedForATrace) {
+  CoreWithoutTrace core;
+  const Outcome out = runTraced(core, counterLoop(5), 256, true);
+  EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+  EXPECT_FALSE(out.report.trace.has_value());
+  ASSERT_FALSE(core.modes.empty());
+  for (uint32_t mode : core.modes) EXPECT_EQ(mode & isa::kMODE_TRACE, 0u);
+  EXPECT_EQ(core.traceReads, 0);
+}
+
 }  // namespace
 }  // namespace nnfab::fabric::test
