@@ -44,7 +44,7 @@ TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
   EXPECT_EQ(t.haltPc, 5u);
   EXPECT_EQ(t.id, isa::kCORE_ID);
   EXPECT_EQ(t.version, isa::kIsaVersion);
-  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC);  // the HLS core executes FLOAT32 and FC
+  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);  // FLOAT32, FC, the trace ring
   EXPECT_EQ(t.instret, 5u);
   EXPECT_EQ(t.iterations, 1u);
   EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs
