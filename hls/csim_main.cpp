@@ -18,15 +18,18 @@ uint64_t encode(uint32_t opcode, uint32_t rd, uint32_t ra, uint32_t rb, uint32_t
 }
 
 struct Outputs {
-  uint32_t watchdog, status, haltPc, faultInfo, features, id, version;
-  uint64_t cycles, iterations, instret;
+  uint32_t watchdog, status, haltPc, faultInfo, features, id, version, traceCount, traceDropped;
+  uint64_t cycles, iterations, instret, classCycles[nnfab::isa::kNumTraceClasses];
+  uint64_t trace[nnfab::isa::kTRACE_DEPTH];
 };
 
 Outputs run(const uint64_t* prog, uint32_t instructions, uint32_t* data, uint32_t dataBytes, uint32_t* ctx) {
   Outputs o = {};
   const uint32_t preempt = 0;
   nnfab_core(prog, data, ctx, instructions * kINSTRUCTION_BYTES, dataBytes, 0, 0, 0, 0, &preempt, &o.watchdog,
-             &o.status, &o.haltPc, &o.faultInfo, &o.features, &o.cycles, &o.iterations, &o.instret, &o.id, &o.version);
+             &o.status, &o.haltPc, &o.faultInfo, &o.features, &o.cycles, &o.iterations, &o.instret, &o.id, &o.version,
+             &o.traceCount, &o.traceDropped, &o.classCycles[0], &o.classCycles[1], &o.classCycles[2],
+             &o.classCycles[3], &o.classCycles[4], o.trace);
   return o;
 }
 

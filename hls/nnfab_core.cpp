@@ -35,6 +35,28 @@ struct Stop {
   uint32_t faultInfo;
 };
 
+// The trace of one start (MODE.TRACE): keep-first ring, dropped count and
+// cycles per instruction class, written to the outputs when the core stops.
+struct Tracer {
+  bool on;
+  uint64_t* ring;
+  uint32_t count;
+  uint32_t dropped;
+  uint64_t classCycles[isa::kNumTraceClasses];
+};
+
+void traceInstruction(Tracer& tr, const isa::Fields& f, uint32_t pc, uint64_t cyclesBefore, bool taken,
+                      uint64_t cost) {
+  tr.classCycles[isa::traceClassOf(f.opcode)] += cost;
+  if (!isa::traceBranch(f.opcode, f.backedge)) return;
+  if (tr.count < isa::kTRACE_DEPTH) {
+    tr.ring[tr.count] = isa::traceEntry(cyclesBefore, pc, taken, f.backedge);
+    ++tr.count;
+  } else {
+    ++tr.dropped;
+  }
+}
+
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> kWordBits); }
 uint64_t join(uint32_t low, uint32_t high) { return (static_cast<uint64_t>(high) << kWordBits) | low; }
@@ -167,7 +189,7 @@ void writeReg(CoreState& st, uint32_t r, uint32_t v) {
 // Executes one legal instruction. Returns false when it stops the core (HALT
 // or a fault: *stop says how); otherwise it has updated pc and the counters.
 bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataSize, const CycleParams& cp,
-             Stop& stop) {
+             Stop& stop, Tracer& tr) {
   const uint32_t cls = f.opcode & isa::kClassMask;
   const uint32_t fn = f.opcode & isa::kFnMask;
   const uint32_t a = st.regs[f.ra];
@@ -207,6 +229,7 @@ bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataS
         stop.status = f.imm == 0 ? isa::kStatusDONE : isa::kStatusPROGRAM_ERROR;
         stop.haltPc = st.pc;
         stop.faultInfo = f.imm;
+        if (tr.on) traceInstruction(tr, f, st.pc, st.cycles, false, cost);
         st.cycles += cost;  // HALT retires
         ++st.instret;
         return false;
@@ -248,6 +271,7 @@ bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataS
       default: break;  // NOP
     }
   }
+  if (tr.on) traceInstruction(tr, f, st.pc, st.cycles, taken, cost);
   if (taken) {
     nextPc = f.imm;
     if (f.backedge != 0) ++st.iterations;
@@ -270,7 +294,13 @@ void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx,
                             uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
                             uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                             volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
-                            const CycleParams& params) {
+                            const TraceOutputs& trace, const CycleParams& params) {
+  Tracer tr;
+  tr.on = (mode & isa::kMODE_TRACE) != 0;
+  tr.ring = trace.ring;
+  tr.count = 0;
+  tr.dropped = 0;
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) tr.classCycles[k] = 0;
   CoreState st;
   clearState(st);
   Stop stop = stopAt(isa::kStatusIDLE, 0, 0);
@@ -338,7 +368,7 @@ MAIN:
       stop = stopAt(isa::kStatusILLEGAL_INSTRUCTION, st.pc, lo(insn));
       break;
     }
-    if (!execute(f, st, data, data_size, params, stop)) break;
+    if (!execute(f, st, data, data_size, params, stop, tr)) break;
     ++retired;
   }
 
@@ -352,6 +382,9 @@ MAIN:
   *id = isa::kCORE_ID;
   *isa_version = isa::kIsaVersion;
   *features = nnfab::hls::kCoreFeatures;
+  *trace.count = tr.count;
+  *trace.dropped = tr.dropped;
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) *trace.classCycles[k] = tr.classCycles[k];
 }
 
 }  // namespace hls
@@ -361,7 +394,10 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
-                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version) {
+                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
+                           uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
+                           uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
+                           uint64_t* class_cycles_tensor, uint64_t trace[nnfab::isa::kTRACE_DEPTH]) {
   // Offsets pinned to docs/register-map.md; pragma arguments must be
   // literals, so the static_asserts below tie them to the generated map.
 #pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
@@ -387,6 +423,14 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=instret offset=0x70 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=id offset=0x78 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=isa_version offset=0x7C bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=trace_count offset=0x80 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=trace_dropped offset=0x84 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=class_cycles_ctrl offset=0x88 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=class_cycles_mem offset=0x90 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=class_cycles_salu offset=0x98 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=class_cycles_branch offset=0xA0 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=class_cycles_tensor offset=0xA8 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=trace offset=0x800 bundle=control
   // Outputs without the ap_vld word Vitis HLS would otherwise put after each
   // (it would collide with the next register of the map).
 #pragma HLS INTERFACE mode=ap_none port=watchdog_state
@@ -399,6 +443,13 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=ap_none port=instret
 #pragma HLS INTERFACE mode=ap_none port=id
 #pragma HLS INTERFACE mode=ap_none port=isa_version
+#pragma HLS INTERFACE mode=ap_none port=trace_count
+#pragma HLS INTERFACE mode=ap_none port=trace_dropped
+#pragma HLS INTERFACE mode=ap_none port=class_cycles_ctrl
+#pragma HLS INTERFACE mode=ap_none port=class_cycles_mem
+#pragma HLS INTERFACE mode=ap_none port=class_cycles_salu
+#pragma HLS INTERFACE mode=ap_none port=class_cycles_branch
+#pragma HLS INTERFACE mode=ap_none port=class_cycles_tensor
 #pragma HLS INTERFACE mode=s_axilite port=return bundle=control
 #pragma HLS INTERFACE mode=ap_ctrl_hs port=return
   static_assert(nnfab::isa::kRegPROG_ADDR == 0x10 && nnfab::isa::kRegDATA_ADDR == 0x18 &&
@@ -411,11 +462,18 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kRegFEATURES == 0x5C &&
                     nnfab::isa::kRegCYCLES == 0x60 && nnfab::isa::kRegITERATIONS == 0x68 &&
                     nnfab::isa::kRegINSTRET == 0x70 && nnfab::isa::kRegID == 0x78 &&
-                    nnfab::isa::kRegISA_VERSION == 0x7C,
+                    nnfab::isa::kRegISA_VERSION == 0x7C && nnfab::isa::kRegTRACE_COUNT == 0x80 &&
+                    nnfab::isa::kRegTRACE_DROPPED == 0x84 && nnfab::isa::kRegCLASS_CYCLES_CTRL == 0x88 &&
+                    nnfab::isa::kRegCLASS_CYCLES_MEM == 0x90 && nnfab::isa::kRegCLASS_CYCLES_SALU == 0x98 &&
+                    nnfab::isa::kRegCLASS_CYCLES_BRANCH == 0xA0 && nnfab::isa::kRegCLASS_CYCLES_TENSOR == 0xA8 &&
+                    nnfab::isa::kTRACE_RING_OFFSET == 0x800,
                 "the INTERFACE offsets above no longer match isa/isa.json");
   static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64,
                 "the m_axi depths above no longer match isa/isa.json");
+  const nnfab::hls::TraceOutputs outputs = {
+      trace, trace_count, trace_dropped,
+      {class_cycles_ctrl, class_cycles_mem, class_cycles_salu, class_cycles_branch, class_cycles_tensor}};
   nnfab::hls::nnfab_core_with_params(prog, data, ctx, prog_size, data_size, mode, insn_limit, loop_budget,
                                      exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, features, cycles,
-                                     iterations, instret, id, isa_version, nnfab::hls::kDefaultCycleParams);
+                                     iterations, instret, id, isa_version, outputs, nnfab::hls::kDefaultCycleParams);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "isa/cycle_model.h"
+#include "isa/trace_classes.h"
 #include "nnfab_isa.h"
 
 // One start of the core (ap_start .. ap_done). Arguments in register-map
@@ -18,6 +19,8 @@
 //   ctx           CONTEXT_BYTES / 4 words, read on MODE.RESUME, written on
 //                 PREEMPTED and SLICE_END
 //   preempt       the PREEMPT register, sampled at every instruction boundary
+//   trace         TRACE_DEPTH entries of the trace ring (read window at
+//                 TRACE_RING_OFFSET), written with MODE.TRACE
 // Outputs are written when the core stops; watchdog_state and the three
 // counters also at every instruction boundary, through volatile pointers:
 // they are live registers the host reads while the core runs (the host
@@ -26,13 +29,27 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
-                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version);
+                           volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
+                           uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
+                           uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
+                           uint64_t* class_cycles_tensor, uint64_t trace[nnfab::isa::kTRACE_DEPTH]);
 
 namespace nnfab {
 namespace hls {
 
-// The FEATURES register of this core: it executes FLOAT32, CVT and FC.
-static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC;
+// The FEATURES register of this core: it executes FLOAT32, CVT and FC, and
+// has the trace ring and class counters (MODE.TRACE).
+static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE;
+
+// Where one start puts its trace (docs/isa.md "Trace ring"): the ring, TRACE_COUNT,
+// TRACE_DROPPED and CLASS_CYCLES_* in TraceClass order. All are zeroed at
+// every start and filled only with MODE.TRACE.
+struct TraceOutputs {
+  uint64_t* ring;  // TRACE_DEPTH entries
+  uint32_t* count;
+  uint32_t* dropped;
+  uint64_t* classCycles[isa::kNumTraceClasses];
+};
 
 // The same core with another memory latency in its cycle model (a device
 // option of the hls backend); nnfab_core is this with kDefaultCycleParams.
@@ -41,7 +58,7 @@ void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx,
                             uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
                             uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                             volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
-                            const CycleParams& params);
+                            const TraceOutputs& trace, const CycleParams& params);
 
 }  // namespace hls
 }  // namespace nnfab

@@ -55,6 +55,13 @@ std::string hex(uint64_t v, int digits) {
 
 int width(const json& entry) { return entry.value("width", 32); }
 
+// The control slave's address window: 2^address_width of s_axi_control.
+uint32_t regWindowBytes(const json& isa) {
+  for (const auto& p : isa["kernel"]["ports"])
+    if (p["name"] == "s_axi_control") return 1u << p["address_width"].get<int>();
+  throw std::runtime_error("kernel.ports has no s_axi_control");
+}
+
 // The FEATURES value of the RTL kernel: the bits named in kernel.features.
 uint32_t rtlFeatures(const json& isa) {
   uint32_t features = 0;
@@ -196,7 +203,11 @@ std::string cppHeader(const json& isa) {
       h << "static constexpr uint32_t k" << b["name"].get<std::string>() << " = "
         << hex(((1ull << b["width"].get<int>()) - 1) << b["lsb"].get<int>(), 2) << "u;\n";
   }
-  h << "static constexpr uint32_t kRegWindowBytes = 128u;\n";
+  h << "static constexpr uint32_t kRegWindowBytes = " << regWindowBytes(isa) << "u;\n";
+  h << "// Trace ring entry fields (isa.json trace_entry): lsb and width.\n";
+  for (const auto& f : isa["trace_entry"]["fields"])
+    h << "static constexpr uint32_t kTrace" << f["name"].get<std::string>() << "Lsb = " << f["lsb"].get<int>()
+      << "u;\nstatic constexpr uint32_t kTrace" << f["name"].get<std::string>() << "Width = " << f["width"].get<int>() << "u;\n";
   h << "// FEATURES of the RTL kernel (isa.json kernel.features).\n";
   h << "static constexpr uint32_t kRtlFeatures = " << hex(rtlFeatures(isa), 2) << "u;\n";
   h << "static constexpr uint32_t kModeResume = 0x1u;\nstatic constexpr uint32_t kPreemptRequest = 0x1u;\n";
@@ -314,7 +325,10 @@ std::string svh(const json& isa) {
     v << "localparam int NNFAB_TYPE_BYTES_" << tn << " = " << t["bytes"].get<int>() << ";\n";
   }
   v << "localparam logic [31:0] NNFAB_RTL_FEATURES = 32'h" << hex(rtlFeatures(isa), 8).substr(2) << ";\n";
-  v << "localparam int NNFAB_REG_WINDOW_BYTES = 128;\n";
+  v << "localparam int NNFAB_REG_WINDOW_BYTES = " << regWindowBytes(isa) << ";\n";
+  for (const auto& f : isa["trace_entry"]["fields"])
+    v << "localparam int NNFAB_TRACE_" << f["name"].get<std::string>() << "_LSB = " << f["lsb"].get<int>()
+      << ";\nlocalparam int NNFAB_TRACE_" << f["name"].get<std::string>() << "_W = " << f["width"].get<int>() << ";\n";
   v << "localparam int NNFAB_MODE_RESUME_BIT = 0;\nlocalparam int NNFAB_PREEMPT_REQUEST_BIT = 0;\n";
   v << "localparam int NNFAB_IRQ_DONE_BIT = 0;\nlocalparam int NNFAB_IRQ_READY_BIT = 1;\n";
   v << "localparam int NNFAB_WATCHDOG_ARMED_BIT = 31;\n";
@@ -431,6 +445,15 @@ std::map<std::string, std::string> docTables(const json& isa) {
       s << "| " << r["name"].get<std::string>() << " | " << b["lsb"].get<int>() << " | " << b["name"].get<std::string>() << " | "
         << b["access"].get<std::string>() << " | " << esc(b["doc"]) << " |\n";
   t["register_bits"] = s.str();
+
+  s.str("");
+  s << "| Bits | Field | Meaning |\n|---|---|---|\n";
+  for (const auto& f : isa["trace_entry"]["fields"]) {
+    const int lsb = f["lsb"], w = f["width"];
+    s << "| " << (w > 1 ? std::to_string(lsb + w - 1) + ":" : "") << lsb << " | " << f["name"].get<std::string>() << " | "
+      << esc(f["doc"]) << " |\n";
+  }
+  t["trace_entry"] = s.str();
   return t;
 }
 

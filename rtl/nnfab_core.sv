@@ -11,7 +11,7 @@ module nnfab_core (
     /* verilator lint_on SYMRSVDWORD */
     input  wire         s_axi_control_awvalid,
     output wire         s_axi_control_awready,
-    input  wire [6:0]   s_axi_control_awaddr,
+    input  wire [11:0]  s_axi_control_awaddr,
     input  wire         s_axi_control_wvalid,
     output wire         s_axi_control_wready,
     input  wire [31:0]  s_axi_control_wdata,
@@ -21,7 +21,7 @@ module nnfab_core (
     output wire [1:0]   s_axi_control_bresp,
     input  wire         s_axi_control_arvalid,
     output wire         s_axi_control_arready,
-    input  wire [6:0]   s_axi_control_araddr,
+    input  wire [11:0]  s_axi_control_araddr,
     output wire         s_axi_control_rvalid,
     input  wire         s_axi_control_rready,
     output wire [31:0]  s_axi_control_rdata,
@@ -120,7 +120,39 @@ module nnfab_core (
       .fault_info(fault_info),
       .cycles(cycles),
       .iterations(iterations),
-      .instret(instret)
+      .instret(instret),
+      .trace_entry(trace_entry),
+      .trace_count(trace_count),
+      .trace_dropped(trace_dropped),
+      .class_cycles(class_cycles)
+  );
+
+  // ------------------------------------------------------ trace ring
+  // docs/isa.md "Trace ring": filled from the sequencer's retire, read by the
+  // control slave's window.
+  logic tr_event, tr_taken, tr_backedge, tr_cycle;
+  logic [12:0] tr_pc;
+  logic [2:0] tr_class;
+  logic [63:0] trace_entry;
+  logic [31:0] trace_count, trace_dropped;
+  logic [319:0] class_cycles;
+  nnfab_trace_ring u_trace (
+      .clk(ap_clk),
+      .rst(rst),
+      .start(start_accepted),
+      .start_trace(mode[NNFAB_BIT_MODE_TRACE]),
+      .ev_valid(tr_event),
+      .ev_pc(tr_pc),
+      .ev_taken(tr_taken),
+      .ev_backedge(tr_backedge),
+      .ev_cycle(cycles[47:0]),
+      .cyc_valid(tr_cycle),
+      .cyc_class(tr_class),
+      .rd_index(s_axi_control_araddr[10:3]),
+      .rd_entry(trace_entry),
+      .count(trace_count),
+      .dropped(trace_dropped),
+      .class_cycles(class_cycles)
   );
 
   // ------------------------------------------------- program memory
@@ -324,7 +356,13 @@ module nnfab_core (
       .t_done(t_done),
       .t_fault(t_fault),
       .t_illegal(t_illegal),
-      .t_fault_info(t_fault_info)
+      .t_fault_info(t_fault_info),
+      .tr_event(tr_event),
+      .tr_taken(tr_taken),
+      .tr_backedge(tr_backedge),
+      .tr_pc(tr_pc),
+      .tr_cycle(tr_cycle),
+      .tr_class(tr_class)
   );
 
   // ---------------------------------------------------- tensor unit

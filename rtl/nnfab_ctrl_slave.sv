@@ -13,7 +13,7 @@ module nnfab_ctrl_slave (
     // AXI4-Lite
     input  logic        awvalid,
     output logic        awready,
-    input  logic [6:0]  awaddr,
+    input  logic [11:0] awaddr,
     input  logic        wvalid,
     output logic        wready,
     input  logic [31:0] wdata,
@@ -23,7 +23,7 @@ module nnfab_ctrl_slave (
     output logic [1:0]  bresp,
     input  logic        arvalid,
     output logic        arready,
-    input  logic [6:0]  araddr,
+    input  logic [11:0] araddr,
     output logic        rvalid,
     input  logic        rready,
     output logic [31:0] rdata,
@@ -52,12 +52,17 @@ module nnfab_ctrl_slave (
     input  logic [31:0] fault_info,
     input  logic [63:0] cycles,
     input  logic [63:0] iterations,
-    input  logic [63:0] instret
+    input  logic [63:0] instret,
+    // trace ring (rtl/nnfab_trace_ring.sv): the entry at araddr[10:3]
+    input  logic [63:0] trace_entry,
+    input  logic [31:0] trace_count,
+    input  logic [31:0] trace_dropped,
+    input  logic [319:0] class_cycles
 );
   localparam int IRQ_BITS = 2;
 
   logic aw_got, w_got;
-  logic [6:0] aw_q;
+  logic [11:0] aw_q;
   logic [31:0] w_q;
   logic [3:0] strb_q;
   logic ap_done, ap_ready, gie;
@@ -77,12 +82,18 @@ module nnfab_ctrl_slave (
   assign preempt = preempt_reg[NNFAB_PREEMPT_REQUEST_BIT];
   assign interrupt = gie && (isr != '0);
   assign wmask = {{8{strb_q[3]}}, {8{strb_q[2]}}, {8{strb_q[1]}}, {8{strb_q[0]}}};
-  assign woff = {1'b0, aw_q[6:2], 2'b00};
-  assign roff = {1'b0, araddr[6:2], 2'b00};
+  // Registers below 0x100, the trace ring's window from TRACE_RING_OFFSET
+  // (0x800); anything else reads 0 and ignores writes.
+  logic w_regs, r_regs, r_ring;
+  assign woff = {aw_q[7:2], 2'b00};
+  assign roff = {araddr[7:2], 2'b00};
+  assign w_regs = aw_q[11:8] == 4'd0;
+  assign r_regs = araddr[11:8] == 4'd0;
+  assign r_ring = araddr[11];
 
   // Registers are words: the low address bits select nothing.
   logic unused_ok;
-  assign unused_ok = &{1'b0, araddr[1:0], aw_q[1:0]};
+  assign unused_ok = &{1'b0, araddr[1:0], aw_q[1:0], araddr[10:8], class_off[7:6], class_off[1:0]};
 
   // Arguments honour WSTRB; the handshake bits use byte 0.
   function automatic [31:0] merge(input [31:0] old, input [31:0] value, input [31:0] mask);
@@ -133,11 +144,11 @@ module nnfab_ctrl_slave (
       preempt_reg <= '0;
     end else begin
       if (start_accepted) ap_start <= 1'b0;
-      if (do_read && roff == NNFAB_REG_AP_CTRL) begin
+      if (do_read && r_regs && roff == NNFAB_REG_AP_CTRL) begin
         ap_done <= 1'b0;
         ap_ready <= 1'b0;
       end
-      if (do_write && strb_q[0]) begin
+      if (do_write && w_regs && strb_q[0]) begin
         case (woff)
           NNFAB_REG_AP_CTRL: if (w_q[NNFAB_BIT_AP_START] && core_idle) ap_start <= 1'b1;
           NNFAB_REG_GIE: gie <= w_q[0];
@@ -146,7 +157,7 @@ module nnfab_ctrl_slave (
           default: ;
         endcase
       end
-      if (do_write) begin
+      if (do_write && w_regs) begin
         case (woff)
           NNFAB_REG_PROG_ADDR: prog_addr[31:0] <= merge(prog_addr[31:0], w_q, wmask);
           NNFAB_REG_PROG_ADDR + 8'd4: prog_addr[63:32] <= merge(prog_addr[63:32], w_q, wmask);
@@ -211,8 +222,22 @@ module nnfab_ctrl_slave (
       NNFAB_REG_INSTRET + 8'd4: rd_value = instret[63:32];
       NNFAB_REG_ID: rd_value = NNFAB_CORE_ID;
       NNFAB_REG_ISA_VERSION: rd_value = NNFAB_ISA_VERSION;
-      default: rd_value = 32'd0;
+      NNFAB_REG_TRACE_COUNT: rd_value = trace_count;
+      NNFAB_REG_TRACE_DROPPED: rd_value = trace_dropped;
+      default: rd_value = class_word;
     endcase
+    if (r_ring) rd_value = araddr[2] ? trace_entry[63:32] : trace_entry[31:0];
+    else if (!r_regs) rd_value = 32'd0;
+  end
+
+  // CLASS_CYCLES_CTRL .. CLASS_CYCLES_TENSOR (0x88..0xAF): ten words in a row.
+  logic [31:0] class_word;
+  logic [7:0] class_off;
+  assign class_off = roff - NNFAB_REG_CLASS_CYCLES_CTRL;
+  always_comb begin
+    if (roff >= NNFAB_REG_CLASS_CYCLES_CTRL && roff < NNFAB_REG_CLASS_CYCLES_CTRL + 8'd40)
+      class_word = class_cycles[{class_off[5:2], 5'd0}+:32];
+    else class_word = 32'd0;
   end
 
   always_ff @(posedge clk) begin

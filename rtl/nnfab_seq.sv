@@ -93,7 +93,15 @@ module nnfab_seq (
     input  logic          t_done,
     input  logic          t_fault,
     input  logic          t_illegal,  // with t_fault: ILLEGAL_INSTRUCTION (an FC descriptor)
-    input  logic [31:0]   t_fault_info
+    input  logic [31:0]   t_fault_info,
+    // trace ring (rtl/nnfab_trace_ring.sv): a traced branch retires, and
+    // the class of each cycle counted in CYCLES after the program load
+    output logic          tr_event,
+    output logic          tr_taken,
+    output logic          tr_backedge,
+    output logic [12:0]   tr_pc,
+    output logic          tr_cycle,
+    output logic [2:0]    tr_class
 );
   typedef enum logic [3:0] {
     S_IDLE,
@@ -798,6 +806,28 @@ module nnfab_seq (
     endcase
 
     if (stop) state_d = stop_save ? S_SAVE : S_DRAIN;
+  end
+
+  // ------------------------------------------------------ trace
+  // docs/isa.md "Trace ring": BNZ, BZ, BRCMP and a JMP marked BACKEDGE are
+  // traced when they retire; each counted cycle goes to the class of the
+  // instruction in execute (isa/trace_classes.h has the same table).
+  logic tr_ctrl_branch, tr_mem;
+  assign tr_ctrl_branch = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_BNZ || fn == NNFAB_OP_BZ || fn == NNFAB_OP_JMP);
+  assign tr_mem = cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_LDW || fn == NNFAB_OP_STW || fn == NNFAB_OP_LDB ||
+                                               fn == NNFAB_OP_STB);
+  assign tr_event = state == S_RUN && retire && (cls == NNFAB_CLASS_BRCMP ||
+      (cls == NNFAB_CLASS_CTRL && (fn == NNFAB_OP_BNZ || fn == NNFAB_OP_BZ || (fn == NNFAB_OP_JMP && backedge))));
+  assign tr_taken = taken;
+  assign tr_backedge = backedge;
+  assign tr_pc = pc[12:0];
+  assign tr_cycle = count_cycle && state != S_LOAD;
+  always_comb begin
+    if (cls == NNFAB_CLASS_TENSOR) tr_class = 3'd4;
+    else if (cls == NNFAB_CLASS_BRCMP || tr_ctrl_branch) tr_class = 3'd3;
+    else if (cls == NNFAB_CLASS_SALU) tr_class = 3'd2;
+    else if (tr_mem) tr_class = 3'd1;
+    else tr_class = 3'd0;
   end
 
   // ------------------------------------------------------- registers

@@ -183,6 +183,17 @@ void HlsBackend::injectFault(InjectedFault fault) {
 
 void HlsBackend::finishRun(bool ended, const Stop& stop) {
   if (ended) {
+    regs_[word(isa::kRegTRACE_COUNT)] = trace_.count;
+    regs_[word(isa::kRegTRACE_DROPPED)] = trace_.dropped;
+    for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
+      const uint32_t at = word(isa::kRegCLASS_CYCLES_CTRL + k * isa::kClassCyclesStride);
+      regs_[at] = lo(trace_.classCycles[k]);
+      regs_[at + 1] = hi(trace_.classCycles[k]);
+    }
+    for (uint32_t i = 0; i < trace_.count; ++i) {
+      regs_[word(isa::kTRACE_RING_OFFSET) + 2 * i] = lo(trace_.ring[i]);
+      regs_[word(isa::kTRACE_RING_OFFSET) + 2 * i + 1] = hi(trace_.ring[i]);
+    }
     regs_[word(isa::kRegSTATUS)] = stop.status;
     regs_[word(isa::kRegHALT_PC)] = stop.haltPc;
     regs_[word(isa::kRegFAULT_INFO)] = stop.faultInfo;
@@ -219,6 +230,21 @@ void HlsBackend::workerLoop() {
     lock.lock();
     finishRun(outcome == Outcome::STOPPED, stop);
   }
+}
+
+// One internal slice's trace after the previous ones: keeping the first
+// entries of each slice and then of their concatenation is keeping the first
+// of the whole start, as one hardware start does.
+void HlsBackend::appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (trace_.count < isa::kTRACE_DEPTH) {
+      trace_.ring[trace_.count++] = ring[i];
+    } else {
+      ++trace_.dropped;
+    }
+  }
+  trace_.dropped += dropped;
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) trace_.classCycles[k] += classCycles[k];
 }
 
 bool HlsBackend::waitForAbort() {
@@ -285,6 +311,9 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     }
     progress->retired = 0;
     progress->sliceMode = mode;
+    trace_.count = 0;
+    trace_.dropped = 0;
+    std::fill(std::begin(trace_.classCycles), std::end(trace_.classCycles), 0u);
   }
 
   const hls::CycleParams params{options_.memLatency};
@@ -311,11 +340,18 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     uint32_t id = 0;
     uint32_t version = 0;
     uint32_t features = 0;
+    uint64_t ring[isa::kTRACE_DEPTH];
+    uint32_t count = 0;
+    uint32_t dropped = 0;
+    uint64_t classCycles[isa::kNumTraceClasses] = {};
+    const hls::TraceOutputs traceOut = {
+        ring, &count, &dropped, {&classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3], &classCycles[4]}};
     hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
                                 context_, progSize, dataSize, sliceMode, limit, loopBudget, execBudget, preempt,
                                 coreView(watchdogState_), &stop->status, &stop->haltPc, &stop->faultInfo,
                                 &features, coreView(cycles_), coreView(iterations_), coreView(instret_), &id, &version,
-                                params);
+                                traceOut, params);
+    if ((sliceMode & isa::kMODE_TRACE) != 0) appendTrace(ring, count, dropped, classCycles);
     slices_.fetch_add(1);
     retired += instret_.load() - instret;
     instret = instret_.load();

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "fabric/host_memory_backend.h"
+#include "isa/trace_classes.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::backends {
@@ -89,7 +90,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
                   uint64_t budget);
   // With mutex_ held: the run ended; publish the stop (ended) and wake waiters.
   void finishRun(bool ended, const Stop& stop);
-  bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
+  bool waitForAbort();
+  void appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles);  // a HANG core: returns false once reset() or shutdown ends it
   void updatePreemptLines();  // with mutex_ held
 
   const HlsBackendOptions options_;
@@ -124,6 +126,16 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   std::atomic<uint64_t> instret_{0};
   std::atomic<uint64_t> slices_{0};
   uint32_t context_[isa::kCONTEXT_BYTES / sizeof(uint32_t)] = {};  // the worker's private slice context
+  // The trace of the host-visible start (MODE.TRACE) over its internal
+  // slices: written by whichever thread executes, published to regs_ by
+  // finishRun (docs/isa.md "Trace ring").
+  struct TraceAccumulator {
+    uint64_t ring[isa::kTRACE_DEPTH] = {};
+    uint32_t count = 0;
+    uint32_t dropped = 0;
+    uint64_t classCycles[isa::kNumTraceClasses] = {};
+  };
+  TraceAccumulator trace_;
 
   std::thread worker_;
 };

@@ -1,8 +1,15 @@
 #include "cli/chrome_trace.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace nnfab::cli {
+
+namespace {
+constexpr int kHostPid = 1;
+constexpr int kDevicePid = 2;
+}  // namespace
 
 void ChromeTrace::span(std::string_view name, std::string_view category, Clock::time_point start,
                        Clock::time_point end, TraceArgs args) {
@@ -10,7 +17,24 @@ void ChromeTrace::span(std::string_view name, std::string_view category, Clock::
     return std::chrono::duration<double, std::micro>(t - origin_).count();
   };
   std::lock_guard lock(mutex_);
-  events_.push_back({std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args)});
+  events_.push_back(
+      {std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0, false, 0, 0, {}});
+}
+
+void ChromeTrace::deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
+                               std::vector<DeviceEvent> events) {
+  const double anchorUs = std::chrono::duration<double, std::micro>(anchor - origin_).count();
+  const double usPerCycle = clockMhz > 0 ? 1.0 / clockMhz : 0.0;
+  std::lock_guard lock(mutex_);
+  auto known = std::find(devices_.begin(), devices_.end(), device);
+  if (known == devices_.end()) known = devices_.insert(devices_.end(), std::string(device));
+  const int tid = static_cast<int>(known - devices_.begin()) + 1;
+  for (DeviceEvent& e : events) {
+    Event out{std::move(e.name), std::move(e.category), anchorUs + static_cast<double>(e.startCycle) * usPerCycle,
+              static_cast<double>(e.cycles) * usPerCycle, std::move(e.args), tid, e.cycles == 0, e.startCycle,
+              e.cycles, std::move(e.counters)};
+    events_.push_back(std::move(out));
+  }
 }
 
 size_t ChromeTrace::size() const {
@@ -21,16 +45,46 @@ size_t ChromeTrace::size() const {
 std::string ChromeTrace::json() const {
   std::lock_guard lock(mutex_);
   nlohmann::json events = nlohmann::json::array();
+  // Names of the two processes and the device threads (metadata events).
+  auto meta = [&](const char* what, int pid, int tid, const std::string& name) {
+    events.push_back({{"name", what}, {"ph", "M"}, {"ts", 0}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}});
+  };
+  meta("process_name", kHostPid, 1, "host (wall clock)");
+  if (!devices_.empty()) meta("process_name", kDevicePid, 1, "fabric programs (device cycles)");
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    meta("thread_name", kDevicePid, static_cast<int>(i) + 1, devices_[i] + " (device cycles)");
+  }
   for (const Event& e : events_) {
     nlohmann::json args = nlohmann::json::object();
-    args["clock"] = "host wall clock";
+    if (e.tid == 0) {
+      args["clock"] = "host wall clock";
+    } else {
+      args["clock"] = "device cycles";
+      args["start_cycle"] = e.startCycle;
+      if (!e.instant) args["cycles"] = e.cycles;
+    }
     for (const auto& [k, v] : e.args) args[k] = v;
-    events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"ts", e.startUs},
-                      {"dur", e.durationUs}, {"pid", 1}, {"tid", 1}, {"args", args}});
+    const int pid = e.tid == 0 ? kHostPid : kDevicePid;
+    const int tid = e.tid == 0 ? 1 : e.tid;
+    if (!e.counters.empty()) {
+      nlohmann::json values = nlohmann::json::object();
+      for (const auto& [k, v] : e.counters) values[k] = v;
+      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "C"}, {"ts", e.startUs}, {"pid", pid},
+                        {"tid", tid}, {"args", values}});
+    } else if (e.instant) {
+      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "i"}, {"s", "t"}, {"ts", e.startUs},
+                        {"pid", pid}, {"tid", tid}, {"args", args}});
+    } else {
+      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"ts", e.startUs},
+                        {"dur", e.durationUs}, {"pid", pid}, {"tid", tid}, {"args", args}});
+    }
   }
   nlohmann::json doc = {{"traceEvents", events},
                         {"displayTimeUnit", "ms"},
                         {"otherData", {{"clock", "host wall clock (steady_clock), microseconds from the start of the run"},
+                                       {"device_clock", "process 2: device cycles, shown in microseconds at the "
+                                                        "device clock from the wall-clock start of their step; "
+                                                        "args.start_cycle and args.cycles are exact"},
                                        {"producer", "nnfab run --profile"}}}};
   return doc.dump(1) + "\n";
 }

@@ -1,8 +1,11 @@
 // `nnfab run --profile FILE`: the run's spans as a Chrome trace-event JSON
 // file (the "JSON Object Format" that Perfetto and chrome://tracing open).
 // Complete events ("ph": "X") with microsecond timestamps from the start of
-// the run; all of them are host wall-clock time, which the file says
-// (otherData.clock and every event's args.clock).
+// the run. Host spans are wall-clock time (process 1); events from inside
+// fabric programs are device cycles (process 2, one thread per device),
+// converted to microseconds at the device clock and placed at the wall-clock
+// start of their step; each says which in args.clock, and carries its raw
+// cycle numbers.
 #pragma once
 
 #include <mutex>
@@ -18,6 +21,8 @@ class ChromeTrace final : public TraceSink {
   ChromeTrace() : origin_(Clock::now()) {}
   void span(std::string_view name, std::string_view category, Clock::time_point start, Clock::time_point end,
             TraceArgs args = {}) override;
+  void deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
+                    std::vector<DeviceEvent> events) override;
   std::string json() const;
   size_t size() const;
 
@@ -26,7 +31,12 @@ class ChromeTrace final : public TraceSink {
     std::string name, category;
     double startUs = 0, durationUs = 0;
     TraceArgs args;
+    int tid = 0;            // 0: a host span; else the device's thread on the device-cycles process
+    bool instant = false;
+    uint64_t startCycle = 0, cycles = 0;
+    std::vector<std::pair<std::string, uint64_t>> counters;  // a counter sample ("ph": "C")
   };
+  std::vector<std::string> devices_;  // device-cycles threads, tid = index + 1
   Clock::time_point origin_;
   mutable std::mutex mutex_;
   std::vector<Event> events_;

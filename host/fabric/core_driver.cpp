@@ -66,6 +66,11 @@ uint64_t saturatingAdd(uint64_t a, uint64_t b) {
 
 }  // namespace
 
+bool CoreDriver::traceSupported() {
+  if (!traceSupported_) traceSupported_ = (backend_.readRegister(isa::kRegFEATURES) & isa::kFEATURE_TRACE) != 0;
+  return *traceSupported_;
+}
+
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
   std::lock_guard<std::mutex> lock(mutex_);
   const steady_clock::time_point start = steady_clock::now();
@@ -102,7 +107,8 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   setup.write64(isa::kRegCTX_ADDR, program.context);
   setup.write(isa::kRegPROG_SIZE, program.programBytes);
   setup.write(isa::kRegDATA_SIZE, program.dataBytes);
-  setup.write(isa::kRegMODE, program.resume ? isa::kModeResume : 0u);
+  const bool trace = program.trace && traceSupported();
+  setup.write(isa::kRegMODE, (program.resume ? isa::kModeResume : 0u) | (trace ? isa::kMODE_TRACE : 0u));
   setup.write(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
   setup.write64(isa::kRegLOOP_BUDGET, loopBudget);
   setup.write64(isa::kRegEXEC_BUDGET, execBudget);
@@ -204,6 +210,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   report.cycles = finish.value64(cyclesAt);
   report.iterations = finish.value64(iterationsAt);
   report.instret = finish.value64(instretAt);
+  if (trace) report.trace = readDeviceTrace(backend_);
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {

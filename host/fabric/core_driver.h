@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 
+#include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
 #include "model/status.h"
 
@@ -25,6 +26,7 @@ struct LoadedProgram {
   uint32_t dataBytes = 0;
   DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
   bool resume = false;        // continue a run that stopped PREEMPTED or SLICE_END
+  bool trace = false;         // MODE.TRACE: the report carries the start's trace ring and class cycles
 };
 
 struct RunLimits {
@@ -57,6 +59,7 @@ struct RunReport {
   uint32_t haltPc = 0;
   uint32_t faultInfo = 0;
   std::chrono::nanoseconds wallTime{0};
+  std::optional<DeviceTrace> trace;  // LoadedProgram::trace: read after the core stopped
 
   bool completed() const;  // HALT 0: the results are in the data region
   bool resumable() const;  // PREEMPTED or SLICE_END: run again with resume = true
@@ -74,8 +77,13 @@ class CoreDriver {
   FabricBackend& backend() { return backend_; }
 
  private:
+  // FEATURES.FEATURE_TRACE, read once when a run first asks for a trace:
+  // a core without the ring is run without MODE.TRACE and reports none.
+  bool traceSupported();
+
   FabricBackend& backend_;
   std::mutex mutex_;  // one run at a time on this driver
+  std::optional<bool> traceSupported_;
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

@@ -43,8 +43,10 @@ Result<LoadedStep> LoadedStep::load(FabricBackend& backend, const compiler::Prog
   return LoadedStep(backend, program, std::move(device).value());
 }
 
-Result<RunReport> LoadedStep::run(CoreDriver& driver, const RunLimits& limits, bool resume) {
-  return driver.run(resume ? device_.resumed() : device_.loaded(), limits);
+Result<RunReport> LoadedStep::run(CoreDriver& driver, const RunLimits& limits, bool resume, bool trace) {
+  LoadedProgram program = resume ? device_.resumed() : device_.loaded();
+  program.trace = trace;
+  return driver.run(program, limits);
 }
 
 Result<std::vector<TensorValue>> LoadedStep::outputs() const {

@@ -35,8 +35,9 @@ class LoadedStep {
                                  std::span<const StepInput> inputs);
 
   // One start through `driver`: from the beginning, or (`resume`) from the
-  // context saved at a PREEMPTED / SLICE_END stop.
-  Result<RunReport> run(CoreDriver& driver, const RunLimits& limits, bool resume = false);
+  // context saved at a PREEMPTED / SLICE_END stop; `trace`: with MODE.TRACE
+  // (the report carries the trace ring and class cycles).
+  Result<RunReport> run(CoreDriver& driver, const RunLimits& limits, bool resume = false, bool trace = false);
   // The outputs, after a run that completed.
   Result<std::vector<TensorValue>> outputs() const;
   // The context the core saved at its last PREEMPTED / SLICE_END stop.

@@ -1,9 +1,12 @@
 // Where a profiled run reports its timeline (`nnfab run --profile`,
 // docs/runtime.md "Timeline"): spans of host wall-clock time (steady_clock),
 // from preparation phases down to every step, IF branch and WHILE iteration
-// the host interprets. Null everywhere by default: no cost when off.
+// the host interprets; and, from fabric steps, events in device cycles that
+// the core's trace ring recorded (docs/runtime.md "Timeline"). Null
+// everywhere by default: no cost when off.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +24,22 @@ class TraceSink {
   // May be called from the thread that runs the execution only.
   virtual void span(std::string_view name, std::string_view category, Clock::time_point start,
                     Clock::time_point end, TraceArgs args = {}) = 0;
+
+  // An event inside a fabric program, timed in device cycles of `device`
+  // (at clockMhz) from the start of the program's execution, which began at
+  // `anchor` in wall-clock time. cycles == 0: an instant. `counters`, when
+  // not empty, are numeric series (a counter track) sampled at startCycle.
+  struct DeviceEvent {
+    std::string name, category;
+    uint64_t startCycle = 0;
+    uint64_t cycles = 0;
+    TraceArgs args;
+    std::vector<std::pair<std::string, uint64_t>> counters;
+  };
+  virtual void deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
+                            std::vector<DeviceEvent> events) {
+    (void)device, (void)clockMhz, (void)anchor, (void)events;
+  }
 };
 
 }  // namespace nnfab

@@ -47,7 +47,7 @@ bool isProgramFailure(uint32_t coreStatus) {
   return coreStatus == isa::kStatusPROGRAM_ERROR || coreStatus == isa::kStatusACCESS_FAULT;
 }
 
-StepRun finalStatus(Status status) { return StepRun{std::move(status), false}; }
+StepRun finalStatus(Status status) { return StepRun{std::move(status), false, {}, std::nullopt, 0}; }
 
 // The core's own watchdogs count cycles at the device's clock. On a card
 // cycles are wall time, but a model of the card (hls) can run its cycles
@@ -71,7 +71,7 @@ void waitOutDeviceTimeout(uint32_t coreStatus, Clock::time_point stepStart, std:
     std::this_thread::sleep_for(std::min<Clock::duration>(*until - Clock::now(), std::chrono::milliseconds(1)));
   }
 }
-StepRun cpuMayRetry(Status status) { return StepRun{std::move(status), true}; }
+StepRun cpuMayRetry(Status status) { return StepRun{std::move(status), true, {}, std::nullopt, 0}; }
 
 }  // namespace
 
@@ -127,6 +127,9 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   limits.preemptRequested = [this, &ticket] { return scheduler_.shouldYield(ticket); };
 
   bool resumed = false;
+  const bool profiled = options.trace != nullptr;
+  fabric::DeviceTrace trace;  // of every start of this step (profiled)
+  uint64_t cycles = 0;
   const Clock::time_point stepStart = Clock::now();
   std::optional<Status> deviceTimeout;  // the core's own watchdog stopped the step
   uint32_t deviceTimeoutStatus = 0;
@@ -165,7 +168,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
       loaded.emplace(std::move(load).value());
     }
 
-    auto report = loaded->run(*driver_, limits, resumed);
+    auto report = loaded->run(*driver_, limits, resumed, profiled);
     if (!report.isOk()) {
       Status status = std::move(report).takeStatus();
       if (isMissedDeadline(status)) return done(finalStatus(std::move(status)));
@@ -182,6 +185,8 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
       if (isProgramFailure(report->coreStatus)) return done(cpuMayRetry(std::move(report->status)));
       return done(deviceFault(*device, report->status, report->coreStatus == isa::kStatusIDLE));
     }
+    if (report->trace) trace.append(*report->trace);
+    cycles = report->cycles;
     if (report->resumable()) {
       if (isCancelled(options)) return done(finalStatus(cancelledStatus("stopped on the fabric")));
       // Preempted or its turn ended: park with memory and context, queue again.
@@ -207,7 +212,10 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   outputs->clear();
   outputs->reserve(values->size());
   for (TensorValue& v : *values) outputs->push_back(makeValue(std::move(v.dimensions), std::move(v.data)));
-  return done(StepRun{});
+  StepRun ran;
+  if (profiled) ran.trace = std::move(trace);
+  ran.cycles = cycles;
+  return done(std::move(ran));
 }
 
 }  // namespace nnfab::runtime

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -49,6 +50,10 @@ struct StepRun {
   // Wall time the step spent waiting for the core (queued or parked): not
   // its own, so loop timeouts do not count it (docs/qos.md).
   std::chrono::nanoseconds waited{0};
+  // A profiled execution (ExecutionOptions::trace): the step's trace over
+  // all its starts, and its CYCLES, when it completed on the fabric.
+  std::optional<fabric::DeviceTrace> trace;
+  uint64_t cycles = 0;
 };
 
 class FabricEngine {

@@ -9,6 +9,7 @@
 #include "cpu/control_flow.h"
 #include "model/execution_observer.h"
 #include "model/trace_sink.h"
+#include "runtime/fabric_trace.h"
 #include "runtime/cycle_bound.h"
 #include "runtime/partition.h"
 #include "runtime/step_model.h"
@@ -409,8 +410,17 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
     return runCpu(prepared, frame, run);
   }
   std::vector<Value> outputs;
+  const Clock::time_point started = run.options.trace != nullptr ? Clock::now() : Clock::time_point{};
   StepRun ran = engine_.run(program->value(), inputs, run.options, &outputs);
   run.waited += ran.waited;
+  if (ran.status.isOk() && ran.trace && run.options.trace != nullptr) {
+    // Placed after the time the step waited for the core (queued or parked).
+    if (fabric::FabricBackend* device = engine_.backend()) {
+      auto events = fabricTraceEvents(program->value().code, *ran.trace, ran.cycles);
+      for (auto& e : events) e.args.emplace_back("step", prepared.where());
+      run.options.trace->deviceEvents(device->name(), device->clockMhz(), started + ran.waited, std::move(events));
+    }
+  }
   if (ran.status.isOk()) {
     for (size_t j = 0; j < step.outputs.size(); ++j) frame[step.outputs[j]] = std::move(outputs[j]);
     run.ranOn = "fabric";

@@ -66,6 +66,7 @@ struct Isa {
   int frequencyMhz = 0;
   std::map<std::string, uint32_t> registers;  // name -> offset
   uint32_t lastRegisterEnd = 0;                // one past the highest register byte
+  std::map<std::string, uint32_t> windows;     // read windows beside the registers: name -> offset
   std::vector<IsaPort> ports;
   std::vector<IsaArg> args;  // offset order
 
@@ -111,6 +112,17 @@ Isa readIsa(const fs::path& path) {
     a.offset = offset;
     a.bytes = bytes;
     isa.args.push_back(a);
+  }
+  // The trace ring's read window (TRACE_DEPTH 64-bit entries at
+  // TRACE_RING_OFFSET, docs/isa.md "Trace ring"): the HLS top's `trace`.
+  uint32_t ringOffset = 0, ringDepth = 0;
+  for (const auto& c : j.at("constants")) {
+    if (c.at("name") == "TRACE_RING_OFFSET") ringOffset = c.at("value");
+    if (c.at("name") == "TRACE_DEPTH") ringDepth = c.at("value");
+  }
+  if (ringDepth != 0) {
+    isa.windows["TRACE"] = ringOffset;
+    isa.lastRegisterEnd = std::max(isa.lastRegisterEnd, ringOffset + ringDepth * 8u);
   }
   return isa;
 }
@@ -342,6 +354,12 @@ void checkHlsTop(const Isa& isa, const fs::path& path, Problems& out) {
     registerOf[lower] = name;
   }
   for (const auto& a : isa.args) registerOf[a.name] = a.reg;
+  std::map<std::string, uint32_t> windowAt;  // HLS parameter -> window offset
+  for (const auto& [name, offset] : isa.windows) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    windowAt[lower] = offset;
+  }
 
   const std::regex lite(R"(#pragma HLS INTERFACE mode=s_axilite port=(\w+) offset=(0x[0-9A-Fa-f]+) bundle=(\w+))");
   const std::regex axi(R"(#pragma HLS INTERFACE mode=m_axi port=(\w+) bundle=(\w+))");
@@ -354,6 +372,11 @@ void checkHlsTop(const Isa& isa, const fs::path& path, Problems& out) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), axi); it != std::sregex_iterator(); ++it)
     bundles[(*it)[1]] = (*it)[2];
   for (const auto& [param, offset] : offsets) {
+    if (const auto w = windowAt.find(param); w != windowAt.end()) {
+      if (offset != w->second)
+        out.push_back(where + param + " at " + hex(offset) + ", its window is at " + hex(w->second));
+      continue;
+    }
     const auto reg = registerOf.find(param);
     if (reg == registerOf.end()) {
       out.push_back(where + "s_axilite parameter " + param + " is no register of isa.json");

@@ -108,7 +108,7 @@ TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
   b.writeRegister(isa::kRegINSN_LIMIT, 77);
   EXPECT_EQ(b.readRegister(isa::kRegINSN_LIMIT), 77u);
   // The map's former gap is FEATURES: the HLS core executes FLOAT32 and FC.
-  EXPECT_EQ(b.readRegister(isa::kRegFEATURES), isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC);
+  EXPECT_EQ(b.readRegister(isa::kRegFEATURES), isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);
   EXPECT_EQ(b.readRegister(0x200), 0u);  // outside the window
   b.writeRegister(0x200, 1);
 }

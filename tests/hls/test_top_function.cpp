@@ -21,11 +21,16 @@ struct Top {
   uint32_t preempt = 0;
   uint32_t watchdog = 0, status = 0, haltPc = 0, faultInfo = 0, features = 0, id = 0, version = 0;
   uint64_t cycles = 0, iterations = 0, instret = 0;
+  uint32_t traceCount = 0, traceDropped = 0;
+  uint64_t classCycles[isa::kNumTraceClasses] = {};
+  uint64_t trace[isa::kTRACE_DEPTH] = {};
 
   void call(uint32_t mode, uint32_t insnLimit, uint64_t loopBudget = 0, uint64_t execBudget = 0) {
     nnfab_core(prog.data(), data.data(), ctx.data(), static_cast<uint32_t>(prog.size() * 8),
                static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
-               &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version);
+               &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version,
+               &traceCount, &traceDropped, &classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3],
+               &classCycles[4], trace);
   }
   uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
 };
@@ -39,7 +44,7 @@ TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
   EXPECT_EQ(t.haltPc, 5u);
   EXPECT_EQ(t.id, isa::kCORE_ID);
   EXPECT_EQ(t.version, isa::kIsaVersion);
-  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC);  // the HLS core executes FLOAT32 and FC
+  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);  // FLOAT32, FC, the trace ring
   EXPECT_EQ(t.instret, 5u);
   EXPECT_EQ(t.iterations, 1u);
   EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs

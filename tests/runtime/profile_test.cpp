@@ -110,5 +110,79 @@ TEST(Profile, WholeModelOnTheCpuIsOneExecution) {
   EXPECT_EQ(sink.count("while"), 0u);  // the CPU executor runs the WHILE inside its one call
 }
 
+
+// Device events of fabric programs (the core's trace ring, docs/runtime.md
+// "Timeline"): a nested loop and an IF compiled whole into fabric programs.
+class DeviceRecordingSink final : public TraceSink {
+ public:
+  void span(std::string_view, std::string_view, Clock::time_point, Clock::time_point, TraceArgs) override {}
+  void deviceEvents(std::string_view device, double clockMhz, Clock::time_point, std::vector<DeviceEvent> list) override {
+    devices.emplace_back(device);
+    EXPECT_GT(clockMhz, 0.0);
+    for (auto& e : list) events.push_back(std::move(e));
+  }
+  size_t named(const std::string& prefix) const {
+    size_t n = 0;
+    for (const auto& e : events) n += e.name.rfind(prefix, 0) == 0;
+    return n;
+  }
+  std::vector<std::string> devices;
+  std::vector<DeviceEvent> events;
+};
+
+FabricDevice traceDevice() {
+  return FabricDevice("traced", "hls for tests", isa::kNOMINAL_CLOCK_MHZ,
+                      [] { return std::make_unique<backends::HlsBackend>(backends::HlsBackendOptions{}); });
+}
+
+TEST(Profile, FabricNestedLoopReportsEveryIterationOfBothLoops) {
+  FabricDevice hls = traceDevice();
+  const Model model = testing::nestedLoops();
+  const runtime::Plan plan = hls.partition(model);
+  ASSERT_EQ(plan.main().steps.size(), 1u);
+  ASSERT_EQ(plan.main().steps[0].kind, runtime::StepKind::FABRIC);
+  DeviceRecordingSink sink;
+  ExecutionOptions options;
+  options.trace = &sink;
+  const ExecutionResult r = testing::runOn(hls, model, {testing::int32s({1}, {5})}, options);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  EXPECT_EQ(sink.devices, std::vector<std::string>{"hls"});
+  // Outer i = 0..4; inner j < i: 0 + 1 + 2 + 3 + 4 iterations, and at i = 0
+  // the inner loop's condition is false at entry.
+  EXPECT_EQ(sink.named("WHILE iteration"), 5u + 10u);
+  EXPECT_EQ(sink.named("WHILE exit"), 1u + 4u);
+  EXPECT_EQ(sink.named("WHILE: condition false at entry"), 1u);
+  EXPECT_EQ(sink.named("IF:"), 0u);
+  EXPECT_EQ(sink.named("fabric program"), 1u);
+  // Spans of one loop do not overlap and follow each other in device cycles.
+  std::map<std::string, uint64_t> lastEnd;
+  for (const auto& e : sink.events) {
+    if (e.name.rfind("WHILE iteration", 0) != 0) continue;
+    const std::string pc = e.args.front().second;
+    EXPECT_GT(e.cycles, 0u);
+    if (lastEnd.count(pc)) {
+      EXPECT_GE(e.startCycle, lastEnd[pc]);
+    }
+    lastEnd[pc] = e.startCycle + e.cycles;
+  }
+}
+
+TEST(Profile, FabricIfReportsTheBranchTaken) {
+  FabricDevice hls = traceDevice();
+  const Model model = testing::intIf();
+  for (const bool c : {true, false}) {
+    DeviceRecordingSink sink;
+    ExecutionOptions options;
+    options.trace = &sink;
+    const ExecutionResult r =
+        testing::runOn(hls, model, {testing::bools({1}, {c}), testing::int32s({2}, {3, 4})}, options);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    if (sink.devices.empty()) GTEST_SKIP() << "the IF did not run on the fabric";
+    EXPECT_EQ(sink.named(c ? "IF: then branch" : "IF: else branch"), 1u);
+    EXPECT_EQ(sink.named(c ? "IF: else branch" : "IF: then branch"), 0u);
+    EXPECT_EQ(sink.named("WHILE"), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace nnfab

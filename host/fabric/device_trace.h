@@ -1,0 +1,38 @@
+// The trace a core records during a start with MODE.TRACE (docs/isa.md
+// "Trace ring"): the ring's entries, how many did not fit, and the cycles
+// per instruction class. CoreDriver reads it after each stop of a profiled
+// run; FabricEngine joins the starts of one step (keep-first, as one start).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "fabric/fabric_backend.h"
+#include "isa/trace_classes.h"
+
+namespace nnfab::fabric {
+
+struct TraceEntry {
+  uint64_t cycle = 0;  // CYCLES when the branch issued (48 bits)
+  uint32_t pc = 0;
+  bool taken = false;
+  bool backedge = false;
+};
+TraceEntry decodeTraceEntry(uint64_t raw);
+
+struct DeviceTrace {
+  std::vector<uint64_t> entries;  // raw ring entries, oldest first
+  uint64_t dropped = 0;           // traced branches that found the ring full
+  std::array<uint64_t, isa::kNumTraceClasses> classCycles{};
+
+  // `later` (the next start of the same step) after this one: entries up to
+  // TRACE_DEPTH, the rest counted as dropped, the class cycles summed.
+  void append(const DeviceTrace& later);
+};
+
+// Reads TRACE_COUNT, TRACE_DROPPED, CLASS_CYCLES_* and the ring's entries
+// from a stopped core.
+DeviceTrace readDeviceTrace(FabricBackend& backend);
+
+}  // namespace nnfab::fabric
