@@ -89,6 +89,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
                   uint64_t budget);
   // With mutex_ held: the run ended; publish the stop (ended) and wake waiters.
   void finishRun(bool ended, const Stop& stop);
+  void finishSoftReset();  // the register effects of a completed soft reset
   bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
   void updatePreemptLines();  // with mutex_ held
 
@@ -109,6 +110,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   uint64_t wakeups_ = 0;  // wakeWaiter calls: a waitDone then blocked returns
   bool ready_ = false;  // AP_READY
   bool abort_ = false;
+  bool softReset_ = false;  // SOFT_RESET_KEY written while the core runs
   bool shutdown_ = false;
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;
