@@ -70,12 +70,12 @@ module nnfab_core (
   assign rst = !ap_rst_n;
 
   // Soft reset (docs/rtl.md "Soft reset"): while soft_reset is up the data
-  // port and the loader start nothing new and finish what AXI holds them to,
-  // and the tensor unit aborts (its accepted write bursts get their beats,
-  // with no byte enabled). Once all of it is answered, sr_release resets
-  // every unit but the register file for one cycle and ends the request.
-  // The sequencer runs on meanwhile; whatever it asks for is refused, and
-  // the reset ends it.
+  // port and the loader start nothing new and finish alone what AXI holds
+  // them to (the data port sends the beats its accepted write bursts still
+  // owe, with no byte enabled). The sequencer and the tensor unit run on
+  // meanwhile, ignored: nothing they ask for goes out. Once everything is
+  // answered, sr_release resets every unit but the register file for one
+  // cycle and ends the request.
   logic soft_reset, sr_release, unit_rst, port_quiet, loader_quiet;
   assign unit_rst = rst || sr_release;
 
@@ -358,7 +358,7 @@ module nnfab_core (
       .desc(t_desc),
       .data_addr(t_data_addr),
       .data_size(t_data_size),
-      .abort(t_abort || soft_reset),
+      .abort(t_abort),
       .writes_idle(writes_idle),
       .busy(t_busy),
       .done(t_done),
@@ -390,7 +390,7 @@ module nnfab_core (
   );
   always_ff @(posedge ap_clk) begin
     if (rst) sr_release <= 1'b0;
-    else sr_release <= soft_reset && !sr_release && port_quiet && loader_quiet && !t_busy;
+    else sr_release <= soft_reset && !sr_release && port_quiet && loader_quiet;
   end
 
 `ifndef SYNTHESIS

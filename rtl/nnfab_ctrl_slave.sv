@@ -180,7 +180,8 @@ module nnfab_ctrl_slave (
       end
       // The stop wins over a host write in the same cycle: the core has
       // stopped, so a late PREEMPT would only hit the next run.
-      if (core_done) begin
+      // A stop during a soft reset is not reported (no AP_DONE, no interrupt).
+      if (core_done && !soft_reset) begin
         ap_done <= 1'b1;
         ap_ready <= 1'b1;
         isr <= isr | ier;

@@ -10,16 +10,16 @@
 //    address.
 // AXI gives no ordering between reads and writes: clients wait for
 // writes_idle before reading anything a queued write may touch.
-// quiesce (a soft reset, docs/rtl.md "Soft reset"): no new request goes
-// out, but what AXI already holds us to finishes, whatever the clients do
-// (they are aborted and may withdraw a request): an AR, a burst AW or a
-// burst W beat whose VALID was up and unaccepted in the previous cycle
-// stays up, from a copy the port took, until its READY; a burst AW the port
-// completes that way is the port's own, its read beats are taken and
-// dropped here and its write beats sent here with no byte enabled, after
-// the beats the client still owes for the bursts it saw accepted. Every
-// read beat is taken, the write queue drains, every B is awaited; no client
-// sees a READY for a new request. quiet: nothing requested and unanswered.
+// quiesce (a soft reset, docs/rtl.md "Soft reset"): the clients are
+// ignored from then on (no READY, no beat; they are reset afterwards) and
+// the port finishes alone what AXI holds it to, from copies it keeps: an
+// AR or a burst W beat whose VALID was up and unaccepted in the previous
+// cycle stays up until its READY; the burst AW the client was presenting
+// is issued (W beats may have gone ahead of it); every burst whose AW was
+// accepted gets the rest of its beats with no byte enabled (WLAST from the
+// length kept per burst); every read beat is taken and dropped, the read
+// beats of the port's own AR hidden from the clients; the write queue
+// drains; every B is awaited. quiet: nothing requested and unanswered.
 `include "nnfab_isa.svh"
 
 module nnfab_data_port #(
@@ -166,15 +166,19 @@ module nnfab_data_port #(
   logic [TRACK_LOG2-1:0] wt_w, wt_r;
   logic [TRACK_LOG2:0] wt_count;
   logic aw_room, aw_from_sq, w_from_sq, aw_fire, w_fire, b_fire;
-  // Under quiesce: the W beats the client still owes for the burst AWs it
-  // saw accepted (negative: it sent beats ahead of its AW), the beats of the
-  // port's own burst still to send, and which of them goes now.
-  logic [11:0] client_owed, client_owed_d;  // two's complement
-  logic [6:0] own_w_left, own_take;
-  logic client_owes, q_w_client, q_w_own, bw_aw_fire, bw_w_fire, own_aw_fire, client_w_fire;
-  assign client_owes = !client_owed[11] && client_owed != 12'd0;
-  assign q_w_client = w_pend_q || (client_owes && bw_w_valid);
-  assign q_w_own = !w_pend_q && !client_owes && own_w_left != 7'd0;
+  // W bookkeeping for every burst (queued or not; W follows AW order): the
+  // length of each accepted burst, the burst receiving W beats (w_ptr),
+  // the beat in it, and AWs accepted less bursts whose W is complete
+  // (negative while beats run ahead of their AW). Under quiesce the port
+  // sends what those bursts still owe.
+  logic [5:0] wr_len[TRACK];
+  logic [TRACK_LOG2-1:0] w_ptr;
+  logic [5:0] w_beat;
+  logic [TRACK_LOG2+1:0] w_bursts;  // two's complement
+  logic w_owed, q_w_gen, gen_last;
+  assign w_owed = !w_bursts[TRACK_LOG2+1] && w_bursts != '0;
+  assign q_w_gen = !w_pend_q && w_owed;
+  assign gen_last = w_beat == wr_len[w_ptr];
 
   assign aw_room = wt_count != TRACK[TRACK_LOG2:0];
   assign aw_from_sq = sq_head && !sq_aw_done;
@@ -183,23 +187,11 @@ module nnfab_data_port #(
   assign awaddr = aw_from_sq ? sq_a[sq_r] : quiesce ? aw_h_addr : bw_aw_addr;
   assign awlen = aw_from_sq ? 8'd0 : quiesce ? aw_h_len : bw_aw_len;
   assign bw_aw_ready = aw_room && !sq_head && awready && !quiesce;
-  assign wvalid = w_from_sq || (!sq_head && (quiesce ? q_w_client || q_w_own : bw_w_valid));
-  assign wdata = w_from_sq ? sq_d[sq_r] : quiesce && w_pend_q ? w_h_data : bw_w_data;
-  assign wstrb = w_from_sq ? sq_s[sq_r] : !quiesce ? bw_w_strb : w_pend_q ? w_h_strb : q_w_own ? 64'd0 : bw_w_strb;
-  assign wlast = w_from_sq ? 1'b1 : !quiesce ? bw_w_last : w_pend_q ? w_h_last : q_w_own ? own_w_left == 7'd1 :
-      bw_w_last;
-  // Under quiesce the client's beat that goes with a copied one is taken
-  // (it counts as that beat); its own beats only while it owes some.
-  assign bw_w_ready = !sq_head && wready && (!quiesce || q_w_client);
-  assign bw_aw_fire = !sq_head && aw_fire && !aw_from_sq;
-  assign own_aw_fire = bw_aw_fire && quiesce;
-  assign bw_w_fire = !sq_head && w_fire && !w_from_sq;
-  assign client_w_fire = bw_w_fire && !(quiesce && q_w_own);
-  assign client_owed_d = client_owed + (bw_aw_fire && !quiesce ? {4'd0, awlen} + 12'd1 : 12'd0) -
-      {11'd0, client_w_fire};
-  // The port's own burst: its beats less those the client sent ahead.
-  // (At most 64 beats, less those sent ahead: seven bits hold it.)
-  assign own_take = awlen[6:0] + 7'd1 + (client_owed_d[11] ? client_owed_d[6:0] : 7'd0);
+  assign wvalid = w_from_sq || (!sq_head && (quiesce ? w_pend_q || q_w_gen : bw_w_valid));
+  assign wdata = w_from_sq ? sq_d[sq_r] : quiesce ? w_h_data : bw_w_data;
+  assign wstrb = w_from_sq ? sq_s[sq_r] : !quiesce ? bw_w_strb : w_pend_q ? w_h_strb : 64'd0;
+  assign wlast = w_from_sq ? 1'b1 : !quiesce ? bw_w_last : w_pend_q ? w_h_last : gen_last;
+  assign bw_w_ready = !sq_head && wready && !quiesce;
   assign aw_fire = awvalid && awready;
   assign w_fire = wvalid && wready;
   assign bready = 1'b1;
@@ -208,7 +200,10 @@ module nnfab_data_port #(
   assign writes_idle = !sq_head && wt_count == '0;
 
   always_ff @(posedge clk) begin
-    if (aw_fire) wr_track[wt_w] <= awaddr[31:0];
+    if (aw_fire) begin
+      wr_track[wt_w] <= awaddr[31:0];
+      wr_len[wt_w] <= awlen[5:0];
+    end
   end
 
   always_ff @(posedge clk) begin
@@ -257,31 +252,27 @@ module nnfab_data_port #(
       ar_pend_q <= 1'b0;
       aw_pend_q <= 1'b0;
       w_pend_q <= 1'b0;
-      client_owed <= '0;
-      own_w_left <= '0;
+      w_ptr <= '0;
+      w_beat <= '0;
+      w_bursts <= '0;
     end else begin
       if (!quiesce) begin
         ar_pend_q <= arvalid && !arready;
-        aw_pend_q <= awvalid && !awready && !aw_from_sq;
+        // Client side: a burst AW held back by the port's own limit too,
+        // since its W beats may already have gone.
+        aw_pend_q <= !sq_head && bw_aw_valid && !bw_aw_ready;
         w_pend_q <= wvalid && !wready && !w_from_sq;
       end else begin
         if (arready) ar_pend_q <= 1'b0;
         if (aw_fire && !aw_from_sq) aw_pend_q <= 1'b0;
         if (wready && !w_from_sq) w_pend_q <= 1'b0;
       end
-      // Outside quiesce every burst AW is the client's; under quiesce the
-      // one that fires is the port's own, which takes over any beats the
-      // client sent ahead of its AW.
-      if (own_aw_fire) begin
-        own_w_left <= own_take[6:0];
-        client_owed <= client_owed_d[11] ? 12'd0 : client_owed_d;
-      end else begin
-        client_owed <= client_owed_d;
-      end
-      if (quiesce && q_w_own && bw_w_fire) own_w_left <= own_w_left - 7'd1;
+      if (w_fire) w_beat <= wlast ? 6'd0 : w_beat + 6'd1;
+      if (w_fire && wlast) w_ptr <= w_ptr + 1'b1;
+      w_bursts <= w_bursts + {{(TRACK_LOG2 + 1) {1'b0}}, aw_fire} - {{(TRACK_LOG2 + 1) {1'b0}}, w_fire && wlast};
     end
   end
-  assign quiet = reads_idle && writes_idle && !arvalid && !awvalid && !wvalid && own_w_left == 7'd0;
+  assign quiet = reads_idle && writes_idle && !arvalid && !awvalid && !wvalid && w_beat == 6'd0;
 
   // ------------------------------------------------------------ errors
   logic [31:0] r_beat_addr;
@@ -362,7 +353,9 @@ module nnfab_data_port #(
       if (sq_push && !quiesce) assert (!sq_full_q) else $error("data port: push into a full write queue");
       // A soft reset starts no new request: a VALID under quiesce was up before.
       if (quiesce && arvalid) assert (a_ar_wait) else $error("data port: new AR while quiescing");
-      if (quiesce && awvalid && !sq_head) assert (a_aw_wait) else $error("data port: new burst AW while quiescing");
+      if (quiesce && awvalid && !sq_head) assert (aw_pend_q) else $error("data port: new burst AW while quiescing");
+      if (quiesce && wvalid && !w_from_sq && !w_pend_q)
+        assert (wstrb == '0 && w_owed) else $error("data port: a quiescing W beat with bytes enabled or for no burst");
       // Outstanding counters never wrap.
       assert (rt_count <= TRACK[TRACK_LOG2:0] && wt_count <= TRACK[TRACK_LOG2:0] && sq_count <= SQ[SQ_LOG2:0])
       else $error("data port: outstanding counter out of range");

@@ -114,6 +114,15 @@ TEST(RtlSoftReset, RegistersWhileAndAfterTheReset) {
   s.write(isa::kRegAP_CTRL, isa::kAP_START);
   EXPECT_FALSE(s.dut.ap_start) << "a start during the soft reset must be refused";
   EXPECT_EQ(s.read(isa::kRegPREEMPT), isa::kPreemptRequest) << "the key is not stored";
+  s.write(isa::kRegISR, 1);  // clear the pending done interrupt (toggle-on-write)
+  ASSERT_FALSE(s.dut.__SYM__interrupt);
+  s.dut.core_done = 1;  // the core stops on its own meanwhile: not reported
+  s.tick();
+  s.dut.core_done = 0;
+  EXPECT_EQ(s.read(isa::kRegAP_CTRL) & isa::kAP_DONE, 0u) << "a stop during the reset set AP_DONE";
+  EXPECT_FALSE(s.dut.__SYM__interrupt) << "a stop during the reset raised the interrupt";
+  s.write(isa::kRegISR, 1);  // set ISR again, for the reset to clear
+  ASSERT_TRUE(s.dut.__SYM__interrupt);
 
   s.dut.soft_reset_done = 1;
   s.tick();
@@ -270,12 +279,11 @@ TEST(RtlSoftReset, TheDataPortFinishesEverythingAlreadyIssuedAndStartsNothing) {
 }
 
 
-// The clients withdraw everything when the reset comes (aborted engines
-// do): the port completes the AR, the burst AW and the W beat that were
-// waiting for READY from its own copies, hides the read beats of its own
-// burst from the clients, and sends its own burst's beats with no byte
-// enabled after the beats the client still owes; every burst's WLAST is on
-// its last beat.
+// The clients withdraw everything when the reset comes: the port completes
+// the AR, the burst AW and the W beat that were waiting for READY from its
+// own copies, hides the read beats of its own AR from the clients, and
+// sends the beats every accepted burst still owes with no byte enabled,
+// ignoring the client's; every burst's WLAST is on its last beat.
 TEST(RtlSoftReset, TheDataPortCompletesRequestsItsClientsWithdraw) {
   Port p;
   Vnnfab_data_port& d = p.dut;
@@ -381,11 +389,79 @@ TEST(RtlSoftReset, TheDataPortCompletesRequestsItsClientsWithdraw) {
   EXPECT_TRUE(readBursts.empty()) << "read beats still owed";
   EXPECT_TRUE(writeBursts.empty()) << "write beats still owed";
   EXPECT_EQ(bOwed, 0);
-  EXPECT_EQ(clientOwed, 0) << "the client's owed beats were not all taken";
+  EXPECT_EQ(clientOwed, 3) << "under quiesce the client gets no W READY: the port sends the beats itself";
   EXPECT_EQ(clientRBeats, 2) << "the clients saw read beats of the port's own burst";
   // The waiting W beat (a data beat, copied) plus the client's 2 owed ones
   // and the port's 8 for the second burst, the last 10 with no byte enabled.
   EXPECT_EQ(zeroStrbBeats, 10);
+}
+
+// Burst writes run ahead of their W beats (as the vector engine's do): three
+// AWs accepted, the first partly written, when the reset comes. The port
+// sends every beat they still owe, WLAST on each burst's last.
+TEST(RtlSoftReset, TheDataPortFinishesSeveralWriteBurstsAlone) {
+  Port p;
+  Vnnfab_data_port& d = p.dut;
+  std::deque<int> writeBursts;  // beats left of accepted bursts, in order
+  int bOwed = 0, afterReset = 0;
+  bool quiesce = false, answer = false;
+  const int lens[3] = {61, 63, 1};  // AWLEN: 62, 64 and 2 beats
+  int awSent = 0, wSent = 0;
+  auto drive = [&] {
+    d.arready = 1;
+    d.awready = 1;
+    d.wready = 1;
+    d.rvalid = 0;
+    d.rlast = 0;
+    d.rresp = 0;
+    d.bvalid = answer && bOwed > 0;
+    d.bresp = 0;
+    d.quiesce = quiesce;
+    d.rd_valid = 0;
+    d.sq_push = 0;
+    d.bw_aw_valid = !quiesce && awSent < 3;
+    d.bw_aw_addr = 0x10000 + 0x1000 * awSent;
+    d.bw_aw_len = awSent < 3 ? lens[awSent] : 0;
+    d.bw_w_valid = !quiesce && awSent == 3 && wSent < 10;
+    d.bw_w_strb = ~0ull;
+    d.bw_w_last = 0;
+  };
+  auto observe = [&] {
+    if (d.bw_aw_valid && d.bw_aw_ready) ++awSent;
+    if (d.bw_w_valid && d.bw_w_ready) ++wSent;
+    if (d.awvalid && d.awready) writeBursts.push_back(d.awlen + 1);
+    if (d.wvalid && d.wready) {
+      ASSERT_FALSE(writeBursts.empty()) << "W beat before its AW";
+      EXPECT_EQ(bool(d.wlast), writeBursts.front() == 1) << "WLAST misplaced, beats left " << writeBursts.front();
+      if (quiesce) {
+        ++afterReset;
+        EXPECT_EQ(d.wstrb, 0u) << "a beat the port made enables bytes";
+      }
+      if (--writeBursts.front() == 0) {
+        writeBursts.pop_front();
+        ++bOwed;
+      }
+    }
+    if (d.bvalid) --bOwed;
+  };
+  for (int c = 0; c < 14; ++c) p.tick(drive, observe);
+  ASSERT_EQ(awSent, 3);
+  ASSERT_EQ(wSent, 10);
+  quiesce = true;
+  bool quiet = false;
+  for (int c = 0; c < 400 && !quiet; ++c) {
+    answer = c > 100;
+    p.tick(drive, observe);
+    if (::testing::Test::HasFatalFailure()) return;
+    d.clk = 0;
+    drive();
+    d.eval();
+    quiet = d.quiet;
+  }
+  EXPECT_TRUE(quiet);
+  EXPECT_TRUE(writeBursts.empty());
+  EXPECT_EQ(bOwed, 0);
+  EXPECT_EQ(afterReset, 62 + 64 + 2 - 10);
 }
 
 }  // namespace

@@ -45,15 +45,18 @@ TEST(SimSoftReset, AnEndlessLoopDeafToPreemptIsSoftResetByTheHostWatchdog) {
 
 // Started through the registers and reset at different points of the
 // tensor loop: every AXI assertion holds, the registers read their
-// documented values, and the core runs again.
-TEST(SimSoftReset, ResetAnywhereInATensorLoopLeavesTheDocumentedState) {
-  SimBackend backend(smallSim());
+// documented values, and the core runs again. On the default memory and on
+// a slow one that keeps AR, AW and W waiting for READY (few outstanding
+// bursts, one write beat every third cycle), so that resets land on
+// requests the aborted engines withdraw.
+void resetAnywhere(SimBackendOptions options) {
+  SimBackend backend(options);
   std::vector<uint8_t> image;
   const Asm loop = slowLoop(2048, &image);
   Result<DeviceProgram> p = DeviceProgram::load(backend, loop.code, image, image.size());
   ASSERT_TRUE(p.isOk()) << p.status().message();
   const LoadedProgram& l = p->loaded();
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 12; ++i) {
     RegisterBatch setup;
     setup.write64(isa::kRegPROG_ADDR, l.program);
     setup.write(isa::kRegPROG_SIZE, l.programBytes);
@@ -64,7 +67,7 @@ TEST(SimSoftReset, ResetAnywhereInATensorLoopLeavesTheDocumentedState) {
     setup.run(backend);
     // Different points: the program load, the first tensor, later ones.
     const uint64_t from = backend.simulatedCycles();
-    while (backend.simulatedCycles() < from + 40 + 1500 * uint64_t(i)) std::this_thread::sleep_for(100us);
+    while (backend.simulatedCycles() < from + 40 + 733 * uint64_t(i)) std::this_thread::sleep_for(100us);
     ASSERT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u) << "reset " << i;
     ASSERT_TRUE(softReset(backend, 1s)) << "reset " << i;
     RegisterBatch look;
@@ -85,6 +88,18 @@ TEST(SimSoftReset, ResetAnywhereInATensorLoopLeavesTheDocumentedState) {
     EXPECT_EQ(look.value64(progAddr), l.program) << "the host's arguments stay";
   }
   expectRightNextRun(backend);
+}
+
+TEST(SimSoftReset, ResetAnywhereInATensorLoopLeavesTheDocumentedState) { resetAnywhere(smallSim()); }
+
+TEST(SimSoftReset, ResetAnywhereOnASlowMemoryLeavesTheDocumentedState) {
+  SimBackendOptions options = smallSim();
+  options.memory.maxOutstandingReads = 1;
+  options.memory.maxOutstandingWrites = 1;
+  options.memory.readBeatInterval = 2;
+  options.memory.writeBeatInterval = 3;
+  options.memory.writeResponseLatency = 7;
+  resetAnywhere(options);
 }
 
 TEST(SimSoftReset, AnIdleCoreIsSoftResetToo) {
