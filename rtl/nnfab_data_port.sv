@@ -15,7 +15,9 @@
 // the port finishes alone what AXI holds it to, from copies it keeps: an
 // AR or a burst W beat whose VALID was up and unaccepted in the previous
 // cycle stays up until its READY; the burst AW the client was presenting
-// is issued (W beats may have gone ahead of it); every burst whose AW was
+// is issued (W beats may have gone ahead of it; if beats went ahead of an
+// AW not presented yet, the next one the client presents is taken, since
+// it still runs); every burst whose AW was
 // accepted gets the rest of its beats with no byte enabled (WLAST from the
 // length kept per burst); every read beat is taken and dropped, the read
 // beats of the port's own AR hidden from the clients; the write queue
@@ -233,14 +235,21 @@ module nnfab_data_port #(
     end
   end
 
+  // W beats on the bus for a burst whose AW is neither accepted nor held:
+  // under quiesce the client's next AW (it still presents it) is taken then.
+  logic w_ahead;
+  assign w_ahead = w_beat != 6'd0 && !w_owed && !aw_pend_q;
+
   // The copies: payloads every cycle outside quiesce (no reset needed), the
   // pending flags from the bus.
   always_ff @(posedge clk) begin
+    if (!quiesce || (w_ahead && !sq_head && bw_aw_valid)) begin
+      aw_h_addr <= bw_aw_addr;
+      aw_h_len <= bw_aw_len;
+    end
     if (!quiesce) begin
       ar_h_addr <= araddr;
       ar_h_len <= arlen;
-      aw_h_addr <= awaddr;
-      aw_h_len <= awlen;
       w_h_data <= wdata;
       w_h_strb <= wstrb;
       w_h_last <= wlast;
@@ -265,6 +274,7 @@ module nnfab_data_port #(
       end else begin
         if (arready) ar_pend_q <= 1'b0;
         if (aw_fire && !aw_from_sq) aw_pend_q <= 1'b0;
+        else if (w_ahead && !sq_head && bw_aw_valid) aw_pend_q <= 1'b1;
         if (wready && !w_from_sq) w_pend_q <= 1'b0;
       end
       if (w_fire) w_beat <= wlast ? 6'd0 : w_beat + 6'd1;

@@ -464,5 +464,77 @@ TEST(RtlSoftReset, TheDataPortFinishesSeveralWriteBurstsAlone) {
   EXPECT_EQ(afterReset, 62 + 64 + 2 - 10);
 }
 
+// W beats ran ahead of a burst whose AW the client had not presented yet
+// when the reset came: the port takes that AW when the client presents it
+// (it still runs), issues it, and finishes the burst.
+TEST(RtlSoftReset, TheDataPortFinishesABurstWhoseBeatsRanAheadOfItsAw) {
+  Port p;
+  Vnnfab_data_port& d = p.dut;
+  std::deque<int> writeBursts;
+  int bOwed = 0, wBeats = 0, awSent = 0, wSent = 0, cycle = 0, unmatched = 0;
+  bool quiesce = false;
+  auto drive = [&] {
+    d.arready = 1;
+    d.awready = 1;
+    d.wready = 1;
+    d.rvalid = 0;
+    d.rlast = 0;
+    d.rresp = 0;
+    d.bvalid = bOwed > 0;
+    d.bresp = 0;
+    d.quiesce = quiesce;
+    d.rd_valid = 0;
+    d.sq_push = 0;
+    // AW of burst 1 (4 beats) at once; that of burst 2 (6 beats) only from
+    // cycle 12, after the reset; W: burst 1 and two beats of burst 2.
+    d.bw_aw_valid = awSent == 0 || (awSent == 1 && cycle >= 12);
+    d.bw_aw_addr = awSent == 0 ? 0x10000 : 0x20000;
+    d.bw_aw_len = awSent == 0 ? 3 : 5;
+    d.bw_w_valid = !quiesce && wSent < 6;
+    d.bw_w_strb = ~0ull;
+    d.bw_w_last = wSent == 3;
+  };
+  auto observe = [&] {
+    if (d.bw_aw_valid && d.bw_aw_ready) ++awSent;
+    if (d.bw_w_valid && d.bw_w_ready) ++wSent;
+    if (d.awvalid && d.awready) writeBursts.push_back(d.awlen + 1);
+    if (d.wvalid && d.wready) {
+      ++wBeats;
+      if (writeBursts.empty()) {
+        ++unmatched;  // ahead of its AW: matched when the AW comes
+      } else {
+        EXPECT_EQ(bool(d.wlast), writeBursts.front() == 1) << "WLAST misplaced";
+        if (--writeBursts.front() == 0) {
+          writeBursts.pop_front();
+          ++bOwed;
+        }
+      }
+    }
+    if (d.bvalid) --bOwed;
+  };
+  for (; cycle < 8; ++cycle) p.tick(drive, observe);
+  ASSERT_EQ(wSent, 6);
+  ASSERT_EQ(awSent, 1);
+  ASSERT_EQ(unmatched, 2);
+  quiesce = true;
+  bool quiet = false;
+  for (; cycle < 100 && !quiet; ++cycle) {
+    p.tick(drive, observe);
+    if (::testing::Test::HasFatalFailure()) return;
+    if (writeBursts.size() == 1 && unmatched > 0) {  // the late AW: the beats that went ahead count
+      writeBursts.front() -= unmatched;
+      unmatched = 0;
+    }
+    d.clk = 0;
+    drive();
+    d.eval();
+    quiet = d.quiet;
+  }
+  EXPECT_TRUE(quiet);
+  EXPECT_TRUE(writeBursts.empty());
+  EXPECT_EQ(wBeats, 4 + 6) << "burst 2 must get exactly its 6 beats";
+  EXPECT_EQ(bOwed, 0);
+}
+
 }  // namespace
 }  // namespace nnfab::sim
