@@ -1,5 +1,6 @@
 #include "fabric/soft_reset.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "fabric/registers.h"
