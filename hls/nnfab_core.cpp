@@ -348,6 +348,15 @@ MAIN:
       stop = stopAt(isa::kStatusEXEC_TIMEOUT, st.pc, 0);
       break;
     }
+    // Soft reset (docs/register-map.md "Soft reset"): SOFT_RESET_KEY in
+    // PREEMPT ends the run here, saving nothing, and leaves the core as
+    // after ap_rst_n: STATUS IDLE, counters 0. (An HLS core issues its
+    // memory accesses synchronously: nothing is outstanding at a boundary.)
+    if (*preempt == isa::kSOFT_RESET_KEY) {
+      clearState(st);
+      stop = stopAt(isa::kStatusIDLE, 0, 0);
+      break;
+    }
     if ((*preempt & isa::kPreemptRequest) != 0) {
       saveContext(ctx, st);
       stop = stopAt(isa::kStatusPREEMPTED, st.pc, 0);

@@ -69,6 +69,16 @@ module nnfab_core (
   logic rst;
   assign rst = !ap_rst_n;
 
+  // Soft reset (docs/rtl.md "Soft reset"): while soft_reset is up the data
+  // port and the loader start nothing new and finish alone what AXI holds
+  // them to (the data port sends the beats its accepted write bursts still
+  // owe, with no byte enabled). The sequencer and the tensor unit run on
+  // meanwhile, ignored: nothing they ask for goes out. Once everything is
+  // answered, sr_release resets every unit but the register file for one
+  // cycle and ends the request.
+  logic soft_reset, sr_release, unit_rst, port_quiet, loader_quiet;
+  assign unit_rst = rst || sr_release;
+
   // Simulation observability (the Verilator harness reads it; no port).
   logic sim_idle  /*verilator public_flat_rd*/;
 
@@ -77,7 +87,7 @@ module nnfab_core (
   logic [63:0] prog_addr, data_addr, ctx_addr, loop_budget, exec_budget, cycles, iterations, instret;
   logic [31:0] prog_size, data_size, mode, insn_limit, watchdog_state, status, halt_pc, fault_info;
 
-  assign sim_idle = core_idle;
+  assign sim_idle = core_idle && !soft_reset;  // as AP_IDLE reads it
 
   nnfab_ctrl_slave u_ctrl (
       .clk(ap_clk),
@@ -104,6 +114,8 @@ module nnfab_core (
       .start_accepted(start_accepted),
       .core_idle(core_idle),
       .core_done(core_done),
+      .soft_reset(soft_reset),
+      .soft_reset_done(sr_release),
       .prog_addr(prog_addr),
       .data_addr(data_addr),
       .ctx_addr(ctx_addr),
@@ -172,7 +184,7 @@ module nnfab_core (
 
   nnfab_prog_loader u_loader (
       .clk(ap_clk),
-      .rst(rst),
+      .rst(unit_rst),
       .start(load_start),
       .prog_addr(load_addr),
       .beats(load_beats),
@@ -189,7 +201,9 @@ module nnfab_core (
       .rresp(m_axi_prog_rresp),
       .imem_we(imem_we),
       .imem_waddr(imem_waddr),
-      .imem_wdata(imem_wdata)
+      .imem_wdata(imem_wdata),
+      .quiesce(soft_reset),
+      .quiet(loader_quiet)
   );
   assign m_axi_prog_arsize = BEAT_SIZE;
   assign m_axi_prog_arburst = BURST_INCR;
@@ -224,7 +238,7 @@ module nnfab_core (
 
   nnfab_data_port u_port (
       .clk(ap_clk),
-      .rst(rst),
+      .rst(unit_rst),
       .awvalid(m_axi_data_awvalid),
       .awready(m_axi_data_awready),
       .awaddr(m_axi_data_awaddr),
@@ -271,7 +285,9 @@ module nnfab_core (
       .drain(drain),
       .clear_error(clear_error),
       .bus_error(bus_error),
-      .bus_error_addr(bus_error_addr)
+      .bus_error_addr(bus_error_addr),
+      .quiesce(soft_reset),
+      .quiet(port_quiet)
   );
   assign m_axi_data_awsize = BEAT_SIZE;
   assign m_axi_data_awburst = BURST_INCR;
@@ -288,7 +304,7 @@ module nnfab_core (
 
   nnfab_seq u_seq (
       .clk(ap_clk),
-      .rst(rst),
+      .rst(unit_rst),
       .ap_start(ap_start),
       .start_accepted(start_accepted),
       .core_idle(core_idle),
@@ -368,7 +384,7 @@ module nnfab_core (
   // ---------------------------------------------------- tensor unit
   nnfab_tensor u_tensor (
       .clk(ap_clk),
-      .rst(rst),
+      .rst(unit_rst),
       .start(t_start),
       .fn(t_fn),
       .ty(t_type),
@@ -410,6 +426,11 @@ module nnfab_core (
       .bw_w_last(bw_w_last),
       .bw_w_ready(bw_w_ready)
   );
+  always_ff @(posedge ap_clk) begin
+    if (rst) sr_release <= 1'b0;
+    else sr_release <= soft_reset && !sr_release && port_quiet && loader_quiet;
+  end
+
 `ifndef SYNTHESIS
   // Functional coverage for the Verilator harness (sim/sim_coverage.h):
   // the opcode of each retired instruction and the status of each stop.

@@ -5,6 +5,11 @@
 // cleared by the core when it stops. Arguments are plain registers here; the
 // sequencer latches them when it accepts the start. AW and W are accepted in
 // either order; one transaction of each direction at a time.
+// Soft reset (docs/register-map.md "Soft reset"): SOFT_RESET_KEY written to
+// PREEMPT as one whole word raises soft_reset until the core reports
+// soft_reset_done; meanwhile AP_IDLE reads 0 and AP_START is refused, and
+// the done clears everything the core reported (AP_START/DONE/READY, ISR,
+// PREEMPT). What the host wrote (arguments, GIE, IER) is kept.
 `include "nnfab_isa.svh"
 
 module nnfab_ctrl_slave (
@@ -36,6 +41,8 @@ module nnfab_ctrl_slave (
     input  logic        start_accepted,  // pulse: the core latched the arguments
     input  logic        core_idle,
     input  logic        core_done,       // pulse: the core stopped
+    output logic        soft_reset,      // level: a soft reset is under way
+    input  logic        soft_reset_done, // pulse: the core is idle again
     output logic [63:0] prog_addr,
     output logic [63:0] data_addr,
     output logic [63:0] ctx_addr,
@@ -71,6 +78,7 @@ module nnfab_ctrl_slave (
   logic do_write, do_read;
   logic [31:0] wmask, rd_value;
   logic [7:0] woff, roff;
+  logic reset_key;  // this write is the soft reset request
 
   assign awready = !aw_got && !bvalid;
   assign wready = !w_got && !bvalid;
@@ -90,6 +98,7 @@ module nnfab_ctrl_slave (
   assign w_regs = aw_q[11:8] == 4'd0;
   assign r_regs = araddr[11:8] == 4'd0;
   assign r_ring = araddr[11];
+  assign reset_key = w_regs && woff == NNFAB_REG_PREEMPT && strb_q == 4'hF && w_q == NNFAB_SOFT_RESET_KEY;
 
   // Registers are words: the low address bits select nothing.
   logic unused_ok;
@@ -129,6 +138,7 @@ module nnfab_ctrl_slave (
       ap_start <= 1'b0;
       ap_done <= 1'b0;
       ap_ready <= 1'b0;
+      soft_reset <= 1'b0;
       gie <= 1'b0;
       ier <= '0;
       isr <= '0;
@@ -150,7 +160,7 @@ module nnfab_ctrl_slave (
       end
       if (do_write && w_regs && strb_q[0]) begin
         case (woff)
-          NNFAB_REG_AP_CTRL: if (w_q[NNFAB_BIT_AP_START] && core_idle) ap_start <= 1'b1;
+          NNFAB_REG_AP_CTRL: if (w_q[NNFAB_BIT_AP_START] && core_idle && !soft_reset) ap_start <= 1'b1;
           NNFAB_REG_GIE: gie <= w_q[0];
           NNFAB_REG_IER: ier <= w_q[IRQ_BITS-1:0];
           NNFAB_REG_ISR: isr <= isr ^ w_q[IRQ_BITS-1:0];
@@ -173,16 +183,28 @@ module nnfab_ctrl_slave (
           NNFAB_REG_LOOP_BUDGET + 8'd4: loop_budget[63:32] <= merge(loop_budget[63:32], w_q, wmask);
           NNFAB_REG_EXEC_BUDGET: exec_budget[31:0] <= merge(exec_budget[31:0], w_q, wmask);
           NNFAB_REG_EXEC_BUDGET + 8'd4: exec_budget[63:32] <= merge(exec_budget[63:32], w_q, wmask);
-          NNFAB_REG_PREEMPT: preempt_reg <= merge(preempt_reg, w_q, wmask);
+          NNFAB_REG_PREEMPT:
+          if (reset_key) soft_reset <= 1'b1;
+          else preempt_reg <= merge(preempt_reg, w_q, wmask);
           default: ;  // read-only registers ignore writes
         endcase
       end
       // The stop wins over a host write in the same cycle: the core has
       // stopped, so a late PREEMPT would only hit the next run.
-      if (core_done) begin
+      // A stop during a soft reset is not reported (no AP_DONE, no interrupt).
+      if (core_done && !soft_reset) begin
         ap_done <= 1'b1;
         ap_ready <= 1'b1;
         isr <= isr | ier;
+        preempt_reg <= '0;
+      end
+      // Last: the end of a soft reset wins over a stop in the same cycle.
+      if (soft_reset_done) begin
+        soft_reset <= 1'b0;
+        ap_start <= 1'b0;
+        ap_done <= 1'b0;
+        ap_ready <= 1'b0;
+        isr <= '0;
         preempt_reg <= '0;
       end
     end
@@ -190,7 +212,7 @@ module nnfab_ctrl_slave (
 
   always_comb begin
     case (roff)
-      NNFAB_REG_AP_CTRL: rd_value = {28'd0, ap_ready, core_idle, ap_done, ap_start};
+      NNFAB_REG_AP_CTRL: rd_value = {28'd0, ap_ready, core_idle && !soft_reset, ap_done, ap_start};
       NNFAB_REG_GIE: rd_value = {31'd0, gie};
       NNFAB_REG_IER: rd_value = {30'd0, ier};
       NNFAB_REG_ISR: rd_value = {30'd0, isr};
@@ -273,6 +295,7 @@ module nnfab_ctrl_slave (
         assert (rvalid && rdata == a_rdata) else $error("s_axi_control R: RVALID dropped or RDATA changed before RREADY");
       if (do_write) assert (aw_got && w_got) else $error("s_axi_control: write without both AW and W");
       if (start_accepted) assert (ap_start) else $error("control: start accepted while AP_START is clear");
+      if (soft_reset_done) assert (soft_reset) else $error("control: soft reset done without a request");
     end
   end
 `endif

@@ -10,6 +10,18 @@
 //    address.
 // AXI gives no ordering between reads and writes: clients wait for
 // writes_idle before reading anything a queued write may touch.
+// quiesce (a soft reset, docs/rtl.md "Soft reset"): the clients are
+// ignored from then on (no READY, no beat; they are reset afterwards) and
+// the port finishes alone what AXI holds it to, from copies it keeps: an
+// AR or a burst W beat whose VALID was up and unaccepted in the previous
+// cycle stays up until its READY; the burst AW the client was presenting
+// is issued (W beats may have gone ahead of it; if beats went ahead of an
+// AW not presented yet, the next one the client presents is taken, since
+// it still runs); every burst whose AW was
+// accepted gets the rest of its beats with no byte enabled (WLAST from the
+// length kept per burst); every read beat is taken and dropped, the read
+// beats of the port's own AR hidden from the clients; the write queue
+// drains; every B is awaited. quiet: nothing requested and unanswered.
 `include "nnfab_isa.svh"
 
 module nnfab_data_port #(
@@ -68,7 +80,9 @@ module nnfab_data_port #(
     input  logic         drain,       // accept and drop every read beat
     input  logic         clear_error,
     output logic         bus_error,
-    output logic [31:0]  bus_error_addr
+    output logic [31:0]  bus_error_addr,
+    input  logic         quiesce,
+    output logic         quiet
 );
   localparam int TRACK = 1 << TRACK_LOG2;
   localparam int SQ_LOG2 = 2;
@@ -80,15 +94,27 @@ module nnfab_data_port #(
   logic [TRACK_LOG2:0] rt_count;
   logic [7:0] r_beat;  // beat index inside the head burst
   logic ar_fire, r_fire;
+  // A VALID up and not accepted in the previous cycle (AXI keeps it up),
+  // with a copy of its payload taken every cycle outside quiesce.
+  logic ar_pend_q, aw_pend_q, w_pend_q;
+  logic [63:0] ar_h_addr, aw_h_addr;
+  logic [7:0] ar_h_len, aw_h_len;
+  logic [511:0] w_h_data;
+  logic [63:0] w_h_strb;
+  logic w_h_last;
+  logic own_r;  // the port's own read burst (the last one) is outstanding
+  logic r_hide;
 
-  assign arvalid = rd_valid && rt_count != TRACK[TRACK_LOG2:0];
-  assign rd_ready = arready && rt_count != TRACK[TRACK_LOG2:0];
-  assign araddr = rd_addr;
-  assign arlen = rd_len;
+  assign arvalid = quiesce ? ar_pend_q : rd_valid && rt_count != TRACK[TRACK_LOG2:0];
+  assign rd_ready = arready && rt_count != TRACK[TRACK_LOG2:0] && !quiesce;
+  assign araddr = quiesce ? ar_h_addr : rd_addr;
+  assign arlen = quiesce ? ar_h_len : rd_len;
   assign ar_fire = arvalid && arready;
-  assign r_valid = rvalid;
+  // Issued last, the port's own burst is the head once it is the only one.
+  assign r_hide = own_r && rt_count == {{TRACK_LOG2{1'b0}}, 1'b1};
+  assign r_valid = rvalid && !r_hide;
   assign r_error = rresp != 2'b00;
-  assign rready = r_ready || drain;
+  assign rready = r_ready || drain || quiesce;
   assign r_fire = rvalid && rready;
   // Every accepted burst owes beats until its RLAST: no burst outstanding is
   // no beat outstanding, and a 5-bit count is a far shorter path after the
@@ -96,7 +122,7 @@ module nnfab_data_port #(
   assign reads_idle = rt_count == '0;
 
   always_ff @(posedge clk) begin
-    if (ar_fire) rd_track[rt_w] <= rd_addr[31:0];
+    if (ar_fire) rd_track[rt_w] <= araddr[31:0];
   end
 
   always_ff @(posedge clk) begin
@@ -105,7 +131,9 @@ module nnfab_data_port #(
       rt_r <= '0;
       rt_count <= '0;
       r_beat <= '0;
+      own_r <= 1'b0;
     end else begin
+      if (quiesce && ar_fire) own_r <= 1'b1;
       if (ar_fire) rt_w <= rt_w + 1'b1;
       if (r_fire && rlast) rt_r <= rt_r + 1'b1;
       rt_count <= rt_count + {{TRACK_LOG2{1'b0}}, ar_fire} - {{TRACK_LOG2{1'b0}}, r_fire && rlast};
@@ -121,11 +149,14 @@ module nnfab_data_port #(
   logic [SQ_LOG2:0] sq_count;
   logic sq_aw_done, sq_w_done, sq_head, sq_pop;
 
-  assign sq_full = sq_count == SQ[SQ_LOG2:0];
+  logic sq_push_ok, sq_full_q;
+  assign sq_full_q = sq_count == SQ[SQ_LOG2:0];
+  assign sq_full = sq_full_q || quiesce;
+  assign sq_push_ok = sq_push && !quiesce;
   assign sq_head = sq_count != '0;
 
   always_ff @(posedge clk) begin
-    if (sq_push) begin
+    if (sq_push_ok) begin
       sq_a[sq_w] <= sq_addr;
       sq_d[sq_w] <= sq_data;
       sq_s[sq_w] <= sq_strb;
@@ -137,19 +168,32 @@ module nnfab_data_port #(
   logic [TRACK_LOG2-1:0] wt_w, wt_r;
   logic [TRACK_LOG2:0] wt_count;
   logic aw_room, aw_from_sq, w_from_sq, aw_fire, w_fire, b_fire;
+  // W bookkeeping for every burst (queued or not; W follows AW order): the
+  // length of each accepted burst, the burst receiving W beats (w_ptr),
+  // the beat in it, and AWs accepted less bursts whose W is complete
+  // (negative while beats run ahead of their AW). Under quiesce the port
+  // sends what those bursts still owe.
+  logic [5:0] wr_len[TRACK];
+  logic [TRACK_LOG2-1:0] w_ptr;
+  logic [5:0] w_beat;
+  logic [TRACK_LOG2+1:0] w_bursts;  // two's complement
+  logic w_owed, q_w_gen, gen_last;
+  assign w_owed = !w_bursts[TRACK_LOG2+1] && w_bursts != '0;
+  assign q_w_gen = !w_pend_q && w_owed;
+  assign gen_last = w_beat == wr_len[w_ptr];
 
   assign aw_room = wt_count != TRACK[TRACK_LOG2:0];
   assign aw_from_sq = sq_head && !sq_aw_done;
   assign w_from_sq = sq_head && !sq_w_done;
-  assign awvalid = aw_room && (aw_from_sq || (!sq_head && bw_aw_valid));
-  assign awaddr = aw_from_sq ? sq_a[sq_r] : bw_aw_addr;
-  assign awlen = aw_from_sq ? 8'd0 : bw_aw_len;
-  assign bw_aw_ready = aw_room && !sq_head && awready;
-  assign wvalid = w_from_sq || (!sq_head && bw_w_valid);
-  assign wdata = w_from_sq ? sq_d[sq_r] : bw_w_data;
-  assign wstrb = w_from_sq ? sq_s[sq_r] : bw_w_strb;
-  assign wlast = w_from_sq ? 1'b1 : bw_w_last;
-  assign bw_w_ready = !sq_head && wready;
+  assign awvalid = aw_room && (aw_from_sq || (!sq_head && (quiesce ? aw_pend_q : bw_aw_valid)));
+  assign awaddr = aw_from_sq ? sq_a[sq_r] : quiesce ? aw_h_addr : bw_aw_addr;
+  assign awlen = aw_from_sq ? 8'd0 : quiesce ? aw_h_len : bw_aw_len;
+  assign bw_aw_ready = aw_room && !sq_head && awready && !quiesce;
+  assign wvalid = w_from_sq || (!sq_head && (quiesce ? w_pend_q || q_w_gen : bw_w_valid));
+  assign wdata = w_from_sq ? sq_d[sq_r] : quiesce ? w_h_data : bw_w_data;
+  assign wstrb = w_from_sq ? sq_s[sq_r] : !quiesce ? bw_w_strb : w_pend_q ? w_h_strb : 64'd0;
+  assign wlast = w_from_sq ? 1'b1 : !quiesce ? bw_w_last : w_pend_q ? w_h_last : gen_last;
+  assign bw_w_ready = !sq_head && wready && !quiesce;
   assign aw_fire = awvalid && awready;
   assign w_fire = wvalid && wready;
   assign bready = 1'b1;
@@ -158,7 +202,10 @@ module nnfab_data_port #(
   assign writes_idle = !sq_head && wt_count == '0;
 
   always_ff @(posedge clk) begin
-    if (aw_fire) wr_track[wt_w] <= awaddr[31:0];
+    if (aw_fire) begin
+      wr_track[wt_w] <= awaddr[31:0];
+      wr_len[wt_w] <= awlen[5:0];
+    end
   end
 
   always_ff @(posedge clk) begin
@@ -172,7 +219,7 @@ module nnfab_data_port #(
       wt_r <= '0;
       wt_count <= '0;
     end else begin
-      if (sq_push) sq_w <= sq_w + 1'b1;
+      if (sq_push_ok) sq_w <= sq_w + 1'b1;
       if (sq_pop) begin
         sq_r <= sq_r + 1'b1;
         sq_aw_done <= 1'b0;
@@ -181,12 +228,61 @@ module nnfab_data_port #(
         if (aw_from_sq && aw_fire) sq_aw_done <= 1'b1;
         if (w_from_sq && w_fire) sq_w_done <= 1'b1;
       end
-      sq_count <= sq_count + {{SQ_LOG2{1'b0}}, sq_push} - {{SQ_LOG2{1'b0}}, sq_pop};
+      sq_count <= sq_count + {{SQ_LOG2{1'b0}}, sq_push_ok} - {{SQ_LOG2{1'b0}}, sq_pop};
       if (aw_fire) wt_w <= wt_w + 1'b1;
       if (b_fire) wt_r <= wt_r + 1'b1;
       wt_count <= wt_count + {{TRACK_LOG2{1'b0}}, aw_fire} - {{TRACK_LOG2{1'b0}}, b_fire};
     end
   end
+
+  // W beats on the bus for a burst whose AW is neither accepted nor held:
+  // under quiesce the client's next AW (it still presents it) is taken then.
+  logic w_ahead;
+  assign w_ahead = w_beat != 6'd0 && !w_owed && !aw_pend_q;
+
+  // The copies: payloads every cycle outside quiesce (no reset needed), the
+  // pending flags from the bus.
+  always_ff @(posedge clk) begin
+    if (!quiesce || (w_ahead && !sq_head && bw_aw_valid)) begin
+      aw_h_addr <= bw_aw_addr;
+      aw_h_len <= bw_aw_len;
+    end
+    if (!quiesce) begin
+      ar_h_addr <= araddr;
+      ar_h_len <= arlen;
+      w_h_data <= wdata;
+      w_h_strb <= wstrb;
+      w_h_last <= wlast;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      ar_pend_q <= 1'b0;
+      aw_pend_q <= 1'b0;
+      w_pend_q <= 1'b0;
+      w_ptr <= '0;
+      w_beat <= '0;
+      w_bursts <= '0;
+    end else begin
+      if (!quiesce) begin
+        ar_pend_q <= arvalid && !arready;
+        // Client side: a burst AW held back by the port's own limit too,
+        // since its W beats may already have gone.
+        aw_pend_q <= !sq_head && bw_aw_valid && !bw_aw_ready;
+        w_pend_q <= wvalid && !wready && !w_from_sq;
+      end else begin
+        if (arready) ar_pend_q <= 1'b0;
+        if (aw_fire && !aw_from_sq) aw_pend_q <= 1'b0;
+        else if (w_ahead && !sq_head && bw_aw_valid) aw_pend_q <= 1'b1;
+        if (wready && !w_from_sq) w_pend_q <= 1'b0;
+      end
+      if (w_fire) w_beat <= wlast ? 6'd0 : w_beat + 6'd1;
+      if (w_fire && wlast) w_ptr <= w_ptr + 1'b1;
+      w_bursts <= w_bursts + {{(TRACK_LOG2 + 1) {1'b0}}, aw_fire} - {{(TRACK_LOG2 + 1) {1'b0}}, w_fire && wlast};
+    end
+  end
+  assign quiet = reads_idle && writes_idle && !arvalid && !awvalid && !wvalid && w_beat == 6'd0;
 
   // ------------------------------------------------------------ errors
   logic [31:0] r_beat_addr;
@@ -264,7 +360,12 @@ module nnfab_data_port #(
       if (r_fire) assert (rlast == (r_beat == a_rlen[rt_r])) else $error("m_axi_data R: RLAST not on the burst's last beat");
       if (bvalid) assert (wt_count != '0) else $error("m_axi_data B: response with no write outstanding");
       if (r_fire && rlast) assert (rt_count != '0) else $error("m_axi_data R: RLAST with no burst outstanding");
-      if (sq_push) assert (!sq_full) else $error("data port: push into a full write queue");
+      if (sq_push && !quiesce) assert (!sq_full_q) else $error("data port: push into a full write queue");
+      // A soft reset starts no new request: a VALID under quiesce was up before.
+      if (quiesce && arvalid) assert (a_ar_wait) else $error("data port: new AR while quiescing");
+      if (quiesce && awvalid && !sq_head) assert (aw_pend_q) else $error("data port: new burst AW while quiescing");
+      if (quiesce && wvalid && !w_from_sq && !w_pend_q)
+        assert (wstrb == '0 && w_owed) else $error("data port: a quiescing W beat with bytes enabled or for no burst");
       // Outstanding counters never wrap.
       assert (rt_count <= TRACK[TRACK_LOG2:0] && wt_count <= TRACK[TRACK_LOG2:0] && sq_count <= SQ[SQ_LOG2:0])
       else $error("data port: outstanding counter out of range");

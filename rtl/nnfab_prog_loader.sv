@@ -5,6 +5,9 @@
 // beat, so a load costs mem_latency + beats cycles as in the cycle model.
 // A beat with an error response is still consumed (AXI bursts cannot be
 // abandoned); `error` and its address are valid with `done`.
+// quiesce (a soft reset, docs/rtl.md "Soft reset"): no new AR goes out (one
+// whose ARVALID was up stays until ARREADY), beats keep being taken; quiet
+// once every requested beat has arrived. The core resets the loader after.
 `include "nnfab_isa.svh"
 
 module nnfab_prog_loader (
@@ -28,7 +31,9 @@ module nnfab_prog_loader (
     // program memory write port
     output logic         imem_we,
     output logic [9:0]   imem_waddr,
-    output logic [511:0] imem_wdata
+    output logic [511:0] imem_wdata,
+    input  logic         quiesce,
+    output logic         quiet
 );
   logic [57:0] ar_beat;      // next beat to request
   logic [10:0] ar_left;      // beats not yet requested
@@ -38,6 +43,7 @@ module nnfab_prog_loader (
   logic [10:0] burst;
   logic busy, r_fire, err_q, beat_error;
   logic [31:0] err_addr_q, beat_addr;
+  logic ar_pend_q;
 
   // The next beat after a burst of n (<= to_boundary) beats: the burst ends
   // inside its 4 KiB page or exactly at the next one, so the page number
@@ -54,7 +60,9 @@ module nnfab_prog_loader (
 
   assign to_boundary = 7'd64 - {1'b0, ar_beat[5:0]};
   assign burst = (ar_left < {4'd0, to_boundary}) ? ar_left : {4'd0, to_boundary};
-  assign arvalid = busy && ar_left != '0;
+  assign arvalid = busy && ar_left != '0 && (!quiesce || ar_pend_q);
+  // Requested beats (total - ar_left) all received.
+  assign quiet = !busy || (!arvalid && r_count + ar_left == total);
   assign araddr = {ar_beat, 6'd0};
   assign arlen = burst[7:0] - 8'd1;
   assign rready = busy;
@@ -67,6 +75,11 @@ module nnfab_prog_loader (
   assign beat_addr = prog_addr[31:0] + {15'd0, r_count, 6'd0};
   assign error = err_q || beat_error;
   assign error_addr = err_q ? err_addr_q : beat_addr;
+
+  always_ff @(posedge clk) begin
+    if (rst) ar_pend_q <= 1'b0;
+    else ar_pend_q <= arvalid && !arready;
+  end
 
   always_ff @(posedge clk) begin
     if (rst) begin

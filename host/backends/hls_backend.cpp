@@ -62,9 +62,27 @@ HlsBackend::~HlsBackend() {
 
 void HlsBackend::updatePreemptLines() {
   const bool hostRequest = (regs_[word(isa::kRegPREEMPT)] & isa::kPreemptRequest) != 0;
-  preemptLine_.store(hostRequest || abort_ ? isa::kPreemptRequest : 0u);
-  abortLine_.store(abort_ ? isa::kPreemptRequest : 0u);
+  // A soft reset reaches the core as SOFT_RESET_KEY in PREEMPT, as on the
+  // synthesized kernel, even where a fault hides preemption requests.
+  const uint32_t request = abort_ || !softReset_ ? isa::kPreemptRequest : isa::kSOFT_RESET_KEY;
+  preemptLine_.store(hostRequest || abort_ || softReset_ ? request : 0u);
+  abortLine_.store(abort_ || softReset_ ? request : 0u);
   aborting_.store(abort_);
+}
+
+void HlsBackend::finishSoftReset() {
+  for (uint32_t reg : {isa::kRegSTATUS, isa::kRegHALT_PC, isa::kRegFAULT_INFO, isa::kRegPREEMPT, isa::kRegISR}) {
+    regs_[word(reg)] = 0;
+  }
+  watchdogState_.store(0);
+  cycles_.store(0);
+  iterations_.store(0);
+  instret_.store(0);
+  done_ = false;
+  ready_ = false;
+  fault_ = InjectedFault::NONE;
+  softReset_ = false;
+  updatePreemptLines();
 }
 
 void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
@@ -108,6 +126,17 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
     case isa::kRegIER: regs_[word(offset)] = value & kIrqMask; return;
     case isa::kRegISR: regs_[word(offset)] ^= value & kIrqMask; return;
     case isa::kRegPREEMPT:
+      if (value == isa::kSOFT_RESET_KEY) {
+        // Completes when the core reaches its next instruction boundary
+        // (finishRun); AP_IDLE reads 0 until then. A HANG core never does.
+        softReset_ = true;
+        if (running_) {
+          updatePreemptLines();
+        } else {
+          finishSoftReset();
+        }
+        return;
+      }
       regs_[word(offset)] = value;
       updatePreemptLines();
       return;
@@ -173,6 +202,7 @@ void HlsBackend::reset() {
   ready_ = false;
   fault_ = InjectedFault::NONE;
   abort_ = false;
+  softReset_ = false;
   updatePreemptLines();
 }
 
@@ -182,7 +212,9 @@ void HlsBackend::injectFault(InjectedFault fault) {
 }
 
 void HlsBackend::finishRun(bool ended, const Stop& stop) {
-  if (ended) {
+  if (softReset_ && !abort_) {
+    finishSoftReset();
+  } else if (ended) {
     regs_[word(isa::kRegTRACE_COUNT)] = trace_.count;
     regs_[word(isa::kRegTRACE_DROPPED)] = trace_.dropped;
     for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {

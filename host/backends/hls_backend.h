@@ -90,8 +90,9 @@ class HlsBackend final : public fabric::HostMemoryBackend {
                   uint64_t budget);
   // With mutex_ held: the run ended; publish the stop (ended) and wake waiters.
   void finishRun(bool ended, const Stop& stop);
-  bool waitForAbort();
-  void appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles);  // a HANG core: returns false once reset() or shutdown ends it
+  void finishSoftReset();  // the register effects of a completed soft reset
+  bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
+  void appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles);
   void updatePreemptLines();  // with mutex_ held
 
   const HlsBackendOptions options_;
@@ -111,6 +112,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   uint64_t wakeups_ = 0;  // wakeWaiter calls: a waitDone then blocked returns
   bool ready_ = false;  // AP_READY
   bool abort_ = false;
+  bool softReset_ = false;  // SOFT_RESET_KEY written while the core runs
   bool shutdown_ = false;
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;

@@ -103,7 +103,8 @@ SimFault SimBackend::currentFault() const {
 
 void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t value, SimFault fault) {
   if (!inWindow(offset)) return;
-  if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT) return;
+  // IGNORE_PREEMPT hides preemption requests; a soft reset still arrives.
+  if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT && value != isa::kSOFT_RESET_KEY) return;
   if (offset >= kConfigFirst && offset < kConfigEnd) {
     uint32_t& held = config_[(offset - kConfigFirst) / sizeof(uint32_t)];
     if (held == value) {

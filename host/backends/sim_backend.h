@@ -48,7 +48,7 @@ enum class SimFault {
   NONE,
   HANG,            // from the next start on, the memory stops answering (both ports)
   BUS_ERROR,       // the next data access is answered with SLVERR
-  IGNORE_PREEMPT,  // writes to PREEMPT never reach the core
+  IGNORE_PREEMPT,  // preemption requests never reach the core (a soft reset does)
 };
 
 // Cycles (of ap_clk, since the backend was created) at which the last run's

@@ -366,10 +366,13 @@ fabric::WaitOutcome XrtBackend::waitDone(std::chrono::nanoseconds timeout) {
 }
 
 void XrtBackend::reset() {
-  // No ap_rst_n through XRT for one CU: if the core is still running after
-  // the driver's PREEMPT, it stays so; say it once and fail what follows.
+  // No ap_rst_n through XRT for one CU, and the register soft reset did not
+  // complete: the core still owes AXI transactions its memory never answers.
+  // Say it once and fail what follows.
   if ((readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE) == 0 && !impl_->failed.exchange(true)) {
-    std::fprintf(stderr, "xrt: the nnfab core does not stop; reset the card (xbutil reset) before using it again\n");
+    std::fprintf(stderr,
+                 "xrt: the nnfab core did not complete its soft reset (its memory does not answer); reset the card "
+                 "(xbutil reset) before using it again\n");
   }
 }
 

@@ -71,9 +71,12 @@ class XrtBackend final : public fabric::FabricBackend {
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
-  // XRT 2.13 has no per-CU reset for a user_managed kernel: a core that
-  // ignores PREEMPT stays hung until `xbutil reset` (docs/xrt.md); reset()
-  // records that, and every later access reports the device as failed.
+  // XRT 2.13 has no per-CU reset for a user_managed kernel, so a hung core
+  // is recovered through its registers (fabric/soft_reset.h, the same on
+  // every device). reset() is the last resort, reached only when that soft
+  // reset did not complete (a memory that never answers): the core stays
+  // hung until `xbutil reset` (docs/xrt.md); reset() records that, and every
+  // later access reports the device as failed.
   void reset() override;
 
   // The card's name and the loaded xclbin's UUID, for `nnfab devices`.

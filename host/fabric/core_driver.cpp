@@ -8,6 +8,7 @@
 
 #include "fabric/core_status.h"
 #include "fabric/registers.h"
+#include "fabric/soft_reset.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::fabric {
@@ -126,9 +127,14 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   steady_clock::time_point armedSince{};
 
   RunReport report;
-  // Ends a run the core did not end itself: reset, and report why.
+  // Ends a run the core did not end itself: reset (the register soft reset;
+  // the backend's own reset only if that does not complete), and report why.
   auto abandon = [&](Status status) {
-    backend_.reset();
+    if (resetCore(backend_, limits.resetTimeout) == ResetOutcome::FALLBACK) {
+      status = Status(status.code(), fmt::format("{} (the soft reset did not complete within {} ms; the device "
+                                                 "was reset by its backend)",
+                                                 status.message(), millis(limits.resetTimeout)));
+    }
     report.status = std::move(status);
     report.coreStatus = backend_.readRegister(isa::kRegSTATUS);
     report.cycles = lastCycles == std::numeric_limits<uint64_t>::max() ? 0 : lastCycles;

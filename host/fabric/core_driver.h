@@ -2,8 +2,8 @@
 // protocol of docs/register-map.md, and is the HOST WATCHDOG of
 // docs/architecture.md "Time": on a simulated device the fabric's watchdog counts
 // simulated cycles, so the driver also enforces the loop timeout and the
-// deadline in wall time and stops the core (PREEMPT, then reset) when they
-// pass. Every run leaves the device idle and ready for the next one.
+// deadline in wall time and stops the core (PREEMPT, then the register soft
+// reset of fabric/soft_reset.h) when they pass. Every run leaves the device idle and ready for the next one.
 #pragma once
 
 #include <chrono>
@@ -46,6 +46,9 @@ struct RunLimits {
   std::chrono::nanoseconds preemptGrace = std::chrono::milliseconds(200);
   // A running core that retires no instruction (INSTRET) for this long is hung.
   std::chrono::nanoseconds hangTimeout = std::chrono::seconds(10);
+  // How long the soft reset of a core the driver gives up on may take before
+  // the backend's own reset is used (fabric/soft_reset.h).
+  std::chrono::nanoseconds resetTimeout = std::chrono::milliseconds(500);
 };
 
 struct RunReport {

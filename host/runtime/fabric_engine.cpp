@@ -8,6 +8,7 @@
 
 #include "fabric/core_status.h"
 #include "fabric/device_memory.h"
+#include "fabric/soft_reset.h"
 #include "fabric/step_runner.h"
 #include "nnfab_isa.h"
 
@@ -76,7 +77,7 @@ StepRun cpuMayRetry(Status status) { return StepRun{std::move(status), true, {},
 }  // namespace
 
 StepRun FabricEngine::deviceFault(fabric::FabricBackend& device, const Status& status, bool alreadyReset) {
-  if (!alreadyReset) device.reset();
+  if (!alreadyReset) fabric::resetCore(device);
   return finalStatus(generalFailure(fmt::format(
       "device fault on {}: {}; the core was reset and no result of this run is reported", device.name(),
       status.message())));

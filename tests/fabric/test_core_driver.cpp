@@ -9,6 +9,7 @@
 
 #include "fabric/core_status.h"
 #include "fabric/fabric_test_util.h"
+#include "fabric/soft_reset.h"
 
 namespace nnfab::fabric::test {
 namespace {
@@ -160,6 +161,8 @@ TEST(CoreDriver, CoreIgnoringPreemptIsResetAfterTheGrace) {
   const Outcome out = runOn(backend, loop.code, image, image.size(), limits);
   EXPECT_EQ(out.report.status.code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT) << out.report.status.message();
   EXPECT_NE(out.report.status.message().find("reset"), std::string::npos) << out.report.status.message();
+  // The register soft reset ended it (the core still sees SOFT_RESET_KEY).
+  EXPECT_EQ(out.report.status.message().find("did not complete"), std::string::npos) << out.report.status.message();
   EXPECT_EQ(out.report.coreStatus, isa::kStatusIDLE);
   EXPECT_LT(steady_clock::now() - start, 2s);
   expectHealthy(backend);
@@ -175,7 +178,45 @@ TEST(CoreDriver, HungDeviceIsResetAndReported) {
   EXPECT_EQ(out.report.status.code(), ErrorStatus::GENERAL_FAILURE);
   EXPECT_NE(out.report.status.message().find("did not respond"), std::string::npos)
       << out.report.status.message();
+  // A HANG core never reaches an instruction boundary: the soft reset cannot
+  // complete, and the backend's own reset ends it.
+  EXPECT_NE(out.report.status.message().find("soft reset did not complete"), std::string::npos)
+      << out.report.status.message();
   EXPECT_LT(steady_clock::now() - start, 2s);
+  expectHealthy(backend);
+}
+
+// The register soft reset on the hls device, as on sim (docs/register-map.md
+// "Soft reset"): a running endless loop stops at its next instruction
+// boundary; STATUS, counters and PREEMPT read 0, AP_DONE is not set, the
+// host's arguments stay, and the next run is right.
+TEST(CoreDriver, SoftResetStopsARunningLoopAndKeepsTheArguments) {
+  HlsBackend backend(smallDevice(/*slice=*/1000));
+  Result<DeviceProgram> p = DeviceProgram::load(backend, infiniteLoop(false).code, {}, 64);
+  ASSERT_TRUE(p.isOk());
+  const LoadedProgram& l = p->loaded();
+  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
+  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
+  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+  backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  while (backend.slicesRun() < 3) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u);
+  backend.writeRegister(isa::kRegPREEMPT, isa::kSOFT_RESET_KEY ^ 0x100);  // not the key (nor a preemption request)
+  std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u) << "a near-key must not reset";
+  backend.writeRegister(isa::kRegPREEMPT, 0);
+  EXPECT_TRUE(softReset(backend, 500ms));
+  EXPECT_EQ(backend.readRegister(isa::kRegAP_CTRL), isa::kAP_IDLE);
+  EXPECT_EQ(backend.readRegister(isa::kRegSTATUS), isa::kStatusIDLE);
+  EXPECT_EQ(readRegister64(backend, isa::kRegINSTRET), 0u);
+  EXPECT_EQ(readRegister64(backend, isa::kRegCYCLES), 0u);
+  EXPECT_EQ(backend.readRegister(isa::kRegPREEMPT), 0u);
+  EXPECT_EQ(readRegister64(backend, isa::kRegPROG_ADDR), l.program) << "the host's arguments stay";
+  const uint64_t slices = backend.slicesRun();
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(backend.slicesRun(), slices) << "the core kept running after the soft reset";
   expectHealthy(backend);
 }
 

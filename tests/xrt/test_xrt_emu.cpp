@@ -6,13 +6,17 @@
 //                   a loop watchdog timeout; a preemption with resume.
 //   XrtEmuModels.*  models through the xrt-emu device against cpu: outputs
 //                   bit-equal (WHILE, IF, tensors), the loop timeout status.
-//   XrtEmuHang.*    a hung card: host watchdog, clear status, card reported failed.
+//   XrtEmuHang.*    a card whose memory never answers: host watchdog, the soft
+//                   reset cannot complete, clear status, card reported failed.
+//                   (A hung core with a working memory is soft reset:
+//                   XrtEmuFabric.AHungCoreIsSoftReset...)
 //   XrtEmuCli.*     `nnfab run --device xrt-emu` prints what --device cpu does.
 // Each group is one ctest test (one process, one ~10 s load): XRT picks its
 // shim once per process and sleeps in every load and close.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -21,6 +25,7 @@
 #include "backends/sim_backend.h"
 #include "backends/xrt_backend.h"
 #include "fabric/fabric_test_util.h"
+#include "fabric/soft_reset.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
 #include "api/run_model.h"
@@ -139,6 +144,67 @@ TEST(XrtEmuFabric, APreemptedAndResumedLoopEqualsAnUninterruptedSimRun) {
   std::vector<uint8_t> data(64);
   ASSERT_TRUE(p->readData(0, data.data(), data.size()).isOk());
   EXPECT_TRUE(data == whole.data);
+}
+
+// The card as a core deaf to preemption requests (they are dropped on the
+// way; everything else, the soft reset's key included, goes through).
+class PreemptDeafCard final : public FabricBackend {
+ public:
+  explicit PreemptDeafCard(FabricBackend& card) : card_(card) {}
+  std::string_view name() const override { return card_.name(); }
+  uint64_t memoryBytes() const override { return card_.memoryBytes(); }
+  double clockMhz() const override { return card_.clockMhz(); }
+  Result<DeviceAddress> allocate(uint64_t bytes) override { return card_.allocate(bytes); }
+  void release(DeviceAddress address) override { card_.release(address); }
+  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return card_.copyToDevice(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    return card_.copyFromDevice(dst, src, bytes);
+  }
+  void writeRegister(uint32_t offset, uint32_t value) override {
+    if (offset == isa::kRegPREEMPT && value == isa::kPreemptRequest) return;
+    card_.writeRegister(offset, value);
+  }
+  uint32_t readRegister(uint32_t offset) override { return card_.readRegister(offset); }
+  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return card_.waitDone(timeout); }
+  void reset() override { card_.reset(); }
+
+ private:
+  FabricBackend& card_;
+};
+
+// Issue 10: a hung compute unit is recovered through XRT. An endless loop
+// with the loop watchdog off whose core ignores PREEMPT: the host watchdog
+// ends it with the register soft reset (not a card reset), and the next run
+// on the same card is right.
+TEST(XrtEmuFabric, AHungCoreIsSoftResetByTheHostWatchdogAndTheNextRunIsRight) {
+  PreemptDeafCard card(emu());
+  Result<DeviceProgram> p = DeviceProgram::load(card, infiniteLoop(/*watchdog=*/false).code, {}, 64);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  CoreDriver driver(card);
+  RunLimits limits;
+  limits.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  limits.preemptGrace = std::chrono::milliseconds(100);
+  limits.resetTimeout = std::chrono::seconds(5);  // hw_emu register accesses are slow
+  const auto start = std::chrono::steady_clock::now();
+  Result<RunReport> r = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  EXPECT_EQ(r->status.code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT) << r->status.message();
+  EXPECT_NE(r->status.message().find("was reset"), std::string::npos) << r->status.message();
+  EXPECT_EQ(r->status.message().find("did not complete"), std::string::npos) << r->status.message();
+  EXPECT_EQ(r->coreStatus, isa::kStatusIDLE);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  const Outcome after = runOn(emu(), counterLoop(10).code, {}, 64);
+  EXPECT_TRUE(after.report.completed()) << after.report.status.message();
+  EXPECT_EQ(word(after.data, 0), 10);
+  // What one soft reset costs through XRT (docs/performance.md "xrt-emu").
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(resetCore(emu(), std::chrono::seconds(5)), ResetOutcome::SOFT);
+  std::printf("xrt-emu: soft reset of an idle core %.1f ms; the hung run (deadline 200 ms, grace 100 ms, soft "
+              "reset) ended after %.1f ms\n",
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
+              std::chrono::duration<double, std::milli>(r->wallTime).count());
 }
 
 // A card whose memory stops answering (NNFAB_HWEMU_FAULT=hang, inherited
