@@ -314,7 +314,6 @@ module nnfab_tensor_vec #(
     if (rst) begin
       state <= V_IDLE;
       wq_valid <= 1'b0;
-      s1_valid <= 1'b0;  // else a reset mid-instruction lets a stale beat out in V_IDLE
       tag_w <= '0;
       tag_r <= '0;
       tag_count <= '0;
