@@ -35,13 +35,13 @@ module nnfab_fp_add (
   assign out_valid = v[7];
 
   // Clock enables, so that the Verilated model skips an idle unit (docs/sim.md
-  // "Speed"): a register computed from the stage before loads only when that
-  // stage holds a valid operation (v), its logic inside the enabled block; a
-  // plain copy of the stage before loads whenever anything is in flight or
-  // coming (`run`: the copies keep moving in step with v while there is an
-  // operation to carry, and the chains of copies stay shift registers with
-  // one enable, SRLs in synthesis). Out of a valid stage the registers hold
-  // stale values nobody reads.
+  // "Speed"): a register computed from stage k-1 (k >= 2) loads only when
+  // that stage holds a valid operation (v), its logic inside the enabled
+  // block; stage 1 and the plain copies of the stage before load whenever
+  // anything is in flight or coming (`run`: they move in step with v while
+  // there is an operation to carry, and the chains of copies keep one
+  // enable, so they stay SRLs in synthesis). Out of a valid stage the
+  // registers hold stale values nobody reads.
   logic run;
   assign run = in_valid || v != 8'd0;
 
@@ -50,7 +50,7 @@ module nnfab_fp_add (
   logic [7:0] s1_ex, s1_ey;
   logic [22:0] s1_fx, s1_fy;
   always_ff @(posedge clk) begin
-    if (in_valid) begin : stage1
+    if (run) begin : stage1
       logic b_sign, a_big, a_max, b_max, a_nan, b_nan, a_inf, b_inf;
       b_sign = b[31] ^ sub;
       a_big = a[30:0] >= b[30:0];

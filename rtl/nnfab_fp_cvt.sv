@@ -25,15 +25,15 @@ module nnfab_fp_cvt (
   assign out_valid = v[3];
 
   // Clock enables, so that the Verilated model skips an idle unit (docs/sim.md
-  // "Speed"), as in nnfab_fp_add: computed registers load behind a valid
-  // stage (v), plain copies of the stage before whenever anything is in
-  // flight or coming (`run`; shift registers with one enable, SRLs in
-  // synthesis).
+  // "Speed"), as in nnfab_fp_add: registers computed from stage k-1 (k >= 2)
+  // load behind a valid stage (v); stage 1 and the plain copies whenever
+  // anything is in flight or coming (`run`; chains of copies with one
+  // enable, SRLs in synthesis).
   logic run;
   assign run = in_valid || v != '0;
   logic [2:0] is_f2i;  // to_int per stage
   always_ff @(posedge clk) begin
-    if (in_valid) is_f2i[0] <= to_int;
+    if (run) is_f2i[0] <= to_int;
     if (run) is_f2i[2:1] <= is_f2i[1:0];
   end
 
@@ -41,7 +41,7 @@ module nnfab_fp_cvt (
   logic i1_sign;
   logic [31:0] i1_mag;  // |INT32_MIN| = 2^31 fits
   always_ff @(posedge clk) begin
-    if (in_valid) begin
+    if (run) begin
       i1_sign <= a[31];
       i1_mag <= a[31] ? 32'd0 - a : a;
     end
@@ -75,7 +75,7 @@ module nnfab_fp_cvt (
   logic [4:0] f1_rsh;
   logic [31:0] f1_m;
   always_ff @(posedge clk) begin
-    if (in_valid) begin
+    if (run) begin
       f1_sign <= a[31];
       // |a| < 1 (subnormals and zeros included), or NaN
       f1_zero <= a[30:23] < 8'd127 || (a[30:23] == 8'hFF && a[22:0] != 23'd0);

@@ -28,10 +28,10 @@ module nnfab_fp_mul (
   assign out_valid = v[7];
 
   // Clock enables, so that the Verilated model skips an idle unit (docs/sim.md
-  // "Speed"), as in nnfab_fp_add: computed registers load behind a valid
-  // stage (v), plain copies of the stage before whenever anything is in
-  // flight or coming (`run`; shift registers with one enable, SRLs in
-  // synthesis).
+  // "Speed"), as in nnfab_fp_add: registers computed from stage k-1 (k >= 2)
+  // load behind a valid stage (v); stage 1 and the plain copies whenever
+  // anything is in flight or coming (`run`; chains of copies with one
+  // enable, SRLs in synthesis).
   logic run;
   assign run = in_valid || v != 8'd0;
 
@@ -46,7 +46,7 @@ module nnfab_fp_mul (
   logic [7:0] s1_ea, s1_eb;
   logic [23:0] s1_ma, s1_mb;
   always_ff @(posedge clk) begin
-    if (in_valid) begin : stage1
+    if (run) begin : stage1
       logic a_max, b_max, a_zero, b_zero, a_nan, b_nan;
       a_max = a[30:23] == 8'hFF;
       b_max = b[30:23] == 8'hFF;
