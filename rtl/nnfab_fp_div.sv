@@ -120,17 +120,14 @@ module nnfab_fp_div (
     end
   end
 
-  // ---- stages 4 .. 3+QBITS: one quotient bit each
+  // ---- stages 4 .. 3+QBITS: one quotient bit each. On `run` as a whole:
+  // each quotient bit, once found, is a plain copy down to the rounding, and
+  // those 25 chains stay SRLs only with one enable.
   genvar k;
   generate
     for (k = 0; k < QBITS; k = k + 1) begin : g_step
       always_ff @(posedge clk) begin
-        if (run) begin
-          dvs[24*(k+1)+23:24*(k+1)] <= dvs[24*k+23:24*k];
-          exq[10*(k+1)+9:10*(k+1)] <= exq[10*k+9:10*k];
-          flg[4*(k+1)+3:4*(k+1)] <= flg[4*k+3:4*k];
-        end
-        if (v[2+k]) begin : step
+        if (run) begin : step
           /* verilator lint_off UNUSEDSIGNAL */
           logic [25:0] trial;  // bit 24 is 0 when trial[25] is (remainder < 2·divisor)
           /* verilator lint_on UNUSEDSIGNAL */
@@ -138,6 +135,9 @@ module nnfab_fp_div (
           // the next remainder is doubled for the next bit (it stays < 2·divisor)
           rem[25*(k+1)+24:25*(k+1)] <= trial[25] ? {rem[25*k+23:25*k], 1'b0} : {trial[23:0], 1'b0};
           quo[QBITS*(k+1)+QBITS-1:QBITS*(k+1)] <= {quo[QBITS*k+QBITS-2:QBITS*k], ~trial[25]};
+          dvs[24*(k+1)+23:24*(k+1)] <= dvs[24*k+23:24*k];
+          exq[10*(k+1)+9:10*(k+1)] <= exq[10*k+9:10*k];
+          flg[4*(k+1)+3:4*(k+1)] <= flg[4*k+3:4*k];
         end
       end
     end
