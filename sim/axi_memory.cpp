@@ -57,7 +57,14 @@ bool AxiMemory::failBeat(uint64_t address) {
 
 AxiSlaveOut AxiMemory::drive(uint64_t cycle) {
   AxiSlaveOut out;
-  if (hung_) return out;
+  drive(cycle, out);
+  return out;
+}
+
+void AxiMemory::drive(uint64_t cycle, AxiSlaveOut& out) {
+  out.arready = out.rvalid = out.rlast = out.awready = out.wready = out.bvalid = false;
+  out.rresp = out.bresp = kOkay;
+  if (hung_) return;
   out.arready = reads_.size() < config_.maxOutstandingReads;
   out.awready = writes_.size() + responses_.size() < config_.maxOutstandingWrites;
   out.wready = cycle >= nextWriteBeat_;
@@ -69,6 +76,7 @@ AxiSlaveOut AxiMemory::drive(uint64_t cycle) {
     out.rlast = b.done + 1 == b.beats;
     if (bytes == nullptr || failNext_ || (failAddress_ && *failAddress_ == address)) {
       out.rresp = kSlvErr;
+      out.rdata.fill(0);
     } else {
       std::memcpy(out.rdata.data(), bytes, kBeatBytes);
     }
@@ -77,7 +85,6 @@ AxiSlaveOut AxiMemory::drive(uint64_t cycle) {
     out.bvalid = true;
     out.bresp = responses_.front().resp;
   }
-  return out;
 }
 
 void AxiMemory::edge(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s) {

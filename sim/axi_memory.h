@@ -80,6 +80,10 @@ class AxiMemory {
 
   // The slave's outputs for cycle `cycle`, from its state.
   AxiSlaveOut drive(uint64_t cycle);
+  // The same into `out`, whose rdata keeps its bytes unless a beat is
+  // driven (SimHarness reuses one AxiSlaveOut per port: no 64-byte clear
+  // per cycle).
+  void drive(uint64_t cycle, AxiSlaveOut& out);
   // The clock edge at the end of `cycle`: every handshake of `master` with
   // `slave` (what drive() returned) takes effect.
   void edge(uint64_t cycle, const AxiMasterOut& master, const AxiSlaveOut& slave);

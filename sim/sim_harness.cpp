@@ -34,6 +34,13 @@ struct SimHarness::Impl {
   uint64_t startCycle = 0, stopCycle = 0, stops = 0;
   // m_axi_data bookkeeping for the coverage (sim_coverage.h).
   int64_t awWithoutW = 0, readsOut = 0, writesOut = 0;
+  // Both ports' signals of the current cycle, reused from cycle to cycle
+  // (no 64-byte beats cleared per cycle), and whether the model's R data
+  // inputs are all zero (they are zero whenever RVALID is low, as a fresh
+  // AxiSlaveOut would drive them, but written only when that changes).
+  AxiSlaveOut ps, ds;
+  AxiMasterOut pm, dm;
+  bool progRdataZero = false, dataRdataZero = false;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
@@ -59,36 +66,45 @@ struct SimHarness::Impl {
     top.reset();  // before the context
   }
 
+  // R data into the model: the beat when RVALID, else zeros.
+  static void driveRdata(const AxiSlaveOut& s, uint32_t* rdata, bool& zero) {
+    if (s.rvalid) {
+      for (uint32_t i = 0; i < kBeatWords; ++i) rdata[i] = s.rdata[i];
+      zero = false;
+    } else if (!zero) {
+      for (uint32_t i = 0; i < kBeatWords; ++i) rdata[i] = 0;
+      zero = true;
+    }
+  }
+
   void drive(const AxiSlaveOut& p, const AxiSlaveOut& d) {
     top->m_axi_prog_arready = p.arready;
     top->m_axi_prog_rvalid = p.rvalid;
     top->m_axi_prog_rresp = p.rresp;
     top->m_axi_prog_rlast = p.rlast;
-    for (uint32_t i = 0; i < kBeatWords; ++i) top->m_axi_prog_rdata[i] = p.rdata[i];
+    driveRdata(p, top->m_axi_prog_rdata.data(), progRdataZero);
     top->m_axi_data_arready = d.arready;
     top->m_axi_data_rvalid = d.rvalid;
     top->m_axi_data_rresp = d.rresp;
     top->m_axi_data_rlast = d.rlast;
-    for (uint32_t i = 0; i < kBeatWords; ++i) top->m_axi_data_rdata[i] = d.rdata[i];
+    driveRdata(d, top->m_axi_data_rdata.data(), dataRdataZero);
     top->m_axi_data_awready = d.awready;
     top->m_axi_data_wready = d.wready;
     top->m_axi_data_bvalid = d.bvalid;
     top->m_axi_data_bresp = d.bresp;
   }
 
-  AxiMasterOut progOut() const {
-    AxiMasterOut m;
+  void progOut(AxiMasterOut& m) const {
     m.arvalid = top->m_axi_prog_arvalid;
     m.araddr = top->m_axi_prog_araddr;
     m.arlen = top->m_axi_prog_arlen;
     m.arsize = top->m_axi_prog_arsize;
     m.arburst = top->m_axi_prog_arburst;
     m.rready = top->m_axi_prog_rready;
-    return m;
   }
 
-  AxiMasterOut dataOut() const {
-    AxiMasterOut m;
+  // wdata only with WVALID (it is read only then).
+  void dataOut(AxiMasterOut& m) const {
     m.arvalid = top->m_axi_data_arvalid;
     m.araddr = top->m_axi_data_araddr;
     m.arlen = top->m_axi_data_arlen;
@@ -107,12 +123,11 @@ struct SimHarness::Impl {
     m.wstrb = top->m_axi_data_wstrb;
     m.wlast = top->m_axi_data_wlast;
     m.bready = top->m_axi_data_bready;
-    return m;
   }
 
   void tick() {
-    const AxiSlaveOut ps = prog.drive(cycle);
-    const AxiSlaveOut ds = data.drive(cycle);
+    prog.drive(cycle, ps);
+    data.drive(cycle, ds);
     drive(ps, ds);
     top->ap_clk = 0;
     top->eval();
@@ -125,14 +140,15 @@ struct SimHarness::Impl {
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
     if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
-    AxiMasterOut dm = dataOut();
+    dataOut(dm);
+    progOut(pm);
     if (tap) {
       TapCycle c{cycle, top->rootp->nnfab_core__DOT__sim_retired != 0, top->rootp->nnfab_core__DOT__sim_opcode, &dm,
                  &ds};
       tap->beforeEdge(c);
     }
     countAxi(dm, ds);
-    prog.edge(cycle, progOut(), ps);
+    prog.edge(cycle, pm, ps);
     data.edge(cycle, dm, ds);
     top->ap_clk = 1;
     top->eval();

@@ -11,7 +11,9 @@
 //     exponents for cancellation, exponent sums near the underflow and
 //     overflow boundaries),
 // all issued back to back, one per cycle; each result must come out exactly
-// the unit's latency after its operation, in order. Prints a coverage
+// the unit's latency after its operation, in order. A second run per unit
+// puts idle cycles with junk operands between the operations (the stages
+// load only behind a valid operation) and must give the same bits. Prints a coverage
 // summary per unit (operand and result classes, ties, cancellations).
 #include <gtest/gtest.h>
 #include <verilated.h>
@@ -231,6 +233,58 @@ std::vector<uint32_t> runPipeline(const std::vector<Op>& ops, int latency, Set s
     EXPECT_EQ(bool(m.out_valid), expected) << "cycle " << c;
     if (!expected || !m.out_valid) continue;
     out.push_back(m.y);
+  }
+  return out;
+}
+
+// Issues the same operations with idle cycles between them (runs of 0 to
+// latency + 2 cycles: the pipe part full and fully drained), with random
+// operands and functions on the inputs while in_valid is low, and returns
+// the results. Each must come out exactly `latency` cycles after its issue
+// and nothing else may come out: the units' stages load only behind a valid
+// operation (docs/rtl.md "Floating-point units"), so a bubble must neither
+// change nor delay a result.
+template <class Model, class Set>
+std::vector<uint32_t> runPipelineWithBubbles(const std::vector<Op>& ops, int latency, Set set, uint32_t seed) {
+  VerilatedContext context;
+  Model m{&context};
+  auto tick = [&] {
+    m.clk = 0;
+    m.eval();
+    m.clk = 1;
+    m.eval();
+  };
+  m.in_valid = 0;
+  m.rst = 1;
+  tick();
+  tick();
+  m.rst = 0;
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> out;
+  std::vector<size_t> issuedAt;  // tick of each issue
+  size_t next = 0, gap = 0;
+  const size_t limit = ops.size() * size_t(latency + 4) + 64;
+  for (size_t c = 0; out.size() < ops.size() && c < limit; ++c) {
+    const bool issue = next < ops.size() && gap == 0;
+    if (gap > 0) --gap;
+    m.in_valid = issue;
+    if (issue) {
+      m.a = ops[next].a;
+      set(m, ops[next]);
+      issuedAt.push_back(c);
+      ++next;
+      if (rng() % 3 == 0) gap = rng() % size_t(latency + 3);
+    } else {
+      const Op junk{uint32_t(rng()), uint32_t(rng()), ops[rng() % ops.size()].fn};
+      m.a = junk.a;
+      set(m, junk);
+    }
+    tick();
+    // the operation issued in tick i is out after tick i + latency - 1
+    const bool expected = out.size() < issuedAt.size() && issuedAt[out.size()] + size_t(latency) - 1 == c;
+    EXPECT_EQ(bool(m.out_valid), expected) << "tick " << c;
+    if (expected && m.out_valid) out.push_back(m.y);
+    if (::testing::Test::HasFailure()) break;
   }
   return out;
 }
@@ -524,6 +578,62 @@ TEST(RtlFpCvt, BothDirectionsOnEdgesTiesAndRandomAtFullRate) {
   EXPECT_GT(cov.ties, 10000);
   EXPECT_TRUE(cov.bothWays());
   EXPECT_GT(intSat, 100);
+}
+
+// ---------------------------------------------------------------- bubbles
+// Bit for bit the results of the full-rate runs above (which are checked
+// against the host), with idle cycles and junk operands between operations.
+std::vector<Op> bubbleOps(uint32_t seed, uint32_t fns, int scale) {
+  std::mt19937 rng(seed);
+  std::vector<Op> ops;
+  for (Op op : edgePairs(0)) {
+    op.fn = rng() % fns;
+    ops.push_back(op);
+  }
+  for (int i = 0; i < 20000; ++i) {
+    Op op = randomPair(rng, scale);
+    op.fn = rng() % fns;
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+template <class Model, class Set>
+void expectBubblesChangeNothing(const std::vector<Op>& ops, int latency, Set set) {
+  const auto full = runPipeline<Model>(ops, latency, set);
+  const auto bubbly = runPipelineWithBubbles<Model>(ops, latency, set, 99);
+  ASSERT_EQ(bubbly.size(), ops.size());
+  EXPECT_TRUE(bubbly == full);
+}
+
+TEST(RtlFpAdd, IdleCyclesBetweenOperationsChangeNoResult) {
+  expectBubblesChangeNothing<Vnnfab_fp_add>(bubbleOps(21, 2, 0), kAddLatency, [](Vnnfab_fp_add& m, const Op& op) {
+    m.b = op.b;
+    m.sub = op.fn;
+  });
+}
+
+TEST(RtlFpMul, IdleCyclesBetweenOperationsChangeNoResult) {
+  expectBubblesChangeNothing<Vnnfab_fp_mul>(bubbleOps(22, 1, 1), kMulLatency,
+                                            [](Vnnfab_fp_mul& m, const Op& op) { m.b = op.b; });
+}
+
+TEST(RtlFpDiv, IdleCyclesBetweenOperationsChangeNoResult) {
+  expectBubblesChangeNothing<Vnnfab_fp_div>(bubbleOps(23, 1, -1), kDivLatency,
+                                            [](Vnnfab_fp_div& m, const Op& op) { m.b = op.b; });
+}
+
+TEST(RtlFpCmp, IdleCyclesBetweenOperationsChangeNoResult) {
+  expectBubblesChangeNothing<Vnnfab_fp_cmp>(bubbleOps(24, kCmpOps, 0), kCmpLatency,
+                                            [](Vnnfab_fp_cmp& m, const Op& op) {
+                                              m.b = op.b;
+                                              m.op = op.fn;
+                                            });
+}
+
+TEST(RtlFpCvt, IdleCyclesBetweenOperationsChangeNoResult) {
+  expectBubblesChangeNothing<Vnnfab_fp_cvt>(bubbleOps(25, 2, 0), kCvtLatency,
+                                            [](Vnnfab_fp_cvt& m, const Op& op) { m.to_int = op.fn; });
 }
 
 // ---------------------------------------------------------------- FC lane
