@@ -78,11 +78,13 @@ module nnfab_tensor_fc (
   endfunction
 
   // ------------------------------------------------------------ instruction
+  logic [31:0] insz_m1_in;
+  assign insz_m1_in = insz - 32'd1;  // insz >= 1 (the tensor unit's no-op check)
   logic run;  // between start and done
   logic [1:0] act_q;
-  logic [31:0] insz_q, units_q, row_bytes;
-  logic [24:0] last_chunk;  // insz >> 7: the wave's last chunk (holds the bias)
-  logic [6:0] last_words;   // insz & 127: weight words in the last chunk
+  logic [31:0] insz_q, insz_m1, units_q, row_bytes;
+  logic [24:0] last_chunk;  // (insz - 1) >> 7: the wave's last chunk (the bias comes with it)
+  logic [7:0] last_words;   // weight words in the last chunk (1 .. 128)
   logic [63:0] w_base_q, b_base_q;
 
   // ------------------------------------------------------------ fetcher
@@ -161,16 +163,16 @@ module nnfab_tensor_fc (
   logic [511:0] s1_data;
   logic [7:0] s1_words, s1_n;
 
-  logic w_we[16], x_we[16];
+  logic w_we[16], x_we[16], b_we[16];
   logic [10:0] w_wa[16];
-  logic [3:0] x_wa[16];
+  logic [3:0] x_wa[16], b_wa[16];
   logic [31:0] wr_word[16];
   logic [3:0] wr_j[16], wr_rot;
   logic signed [9:0] wr_rel[16];
   // The bank's word of the beat: word t = 16 bi - off + j of the stream (t
   // relative to the chunk; the unit for the bias) goes to bank (t + R) mod
-  // 16, R = L (weights), 0 (x), input_size mod 16 (bias).
-  assign wr_rot = s1_kind == K_W ? s1_k[3:0] : s1_kind == K_B ? insz_q[3:0] : 4'd0;
+  // 16, R = L (weights), 0 (x and the bias).
+  assign wr_rot = s1_kind == K_W ? s1_k[3:0] : 4'd0;
   always_comb begin
     for (int b = 0; b < 16; b++) begin
       wr_j[b] = 4'(b) + s1_off - wr_rot;
@@ -178,14 +180,13 @@ module nnfab_tensor_fc (
       wr_word[b] = s1_data[{wr_j[b], 5'd0}+:32];
       w_we[b] = 1'b0;
       x_we[b] = 1'b0;
+      b_we[b] = 1'b0;
       w_wa[b] = {s1_k, s1_par, wr_rel[b][6:4]};
       x_wa[b] = {s1_par, wr_rel[b][6:4]};
+      b_wa[b] = {s1_par, wr_rel[b][6:4]};  // unit 16 s + L: bank L, entry s
       if (s1_valid && wr_rel[b] >= 10'sd0) begin
-        if (s1_kind == K_B) begin
-          // unit rel of the wave, stored as word input_size of its row
-          w_we[b] = wr_rel[b] < $signed({2'b00, s1_n});
-          w_wa[b] = {wr_rel[b][6:0], s1_par, insz_q[6:4]};
-        end else if (wr_rel[b] < $signed({2'b00, s1_words})) begin
+        if (s1_kind == K_B) b_we[b] = wr_rel[b] < $signed({2'b00, s1_n});
+        else if (wr_rel[b] < $signed({2'b00, s1_words})) begin
           w_we[b] = s1_kind == K_W;
           x_we[b] = s1_kind == K_X;
         end
@@ -195,16 +196,19 @@ module nnfab_tensor_fc (
 
   // ------------------------------------------------------------ banks
   logic [10:0] w_ra[16];
-  logic [3:0] x_ra;
-  logic [31:0] w_rd[16], x_rd[16];
+  logic [3:0] x_ra, b_ra;
+  logic [31:0] w_rd[16], x_rd[16], b_rd[16];
   for (genvar b = 0; b < 16; b++) begin : g_bank
     logic [31:0] wmem[2048];
     logic [31:0] xmem[16];
+    logic [31:0] bmem[16];
     always_ff @(posedge clk) begin
       if (w_we[b]) wmem[w_wa[b]] <= wr_word[b];
       w_rd[b] <= wmem[w_ra[b]];
       if (x_we[b]) xmem[x_wa[b]] <= wr_word[b];
       x_rd[b] <= xmem[x_ra];
+      if (b_we[b]) bmem[b_wa[b]] <= wr_word[b];
+      b_rd[b] <= bmem[b_ra];
     end
   end
 
@@ -224,8 +228,9 @@ module nnfab_tensor_fc (
   logic in_round, round_last;
   logic [2:0] lane_slot, sc;
   assign sc = lane_slot + 3'd2;        // the slot whose operands are read now
-  logic t_is_bias;
+  logic t_is_bias, t_is_last_w;
   assign t_is_bias = t == insz_q;
+  assign t_is_last_w = t == insz_m1;
   // A round starts in slot 0's read cycle when its chunk has arrived.
   logic round_go;
   assign round_go = cstate == C_ROUNDS && sc == 3'd0 && !in_round && avail != 2'd0;
@@ -235,10 +240,11 @@ module nnfab_tensor_fc (
   // A chunk's rounds are done with its last round (t mod 128 = 127, or the
   // bias round).
   logic chunk_done;
-  assign chunk_done = round_last && (t[6:0] == 7'd127 || t_is_bias);
+  assign chunk_done = round_last && (t_is_bias || (t[6:0] == 7'd127 && !t_is_last_w));
   always_comb begin
     for (int b = 0; b < 16; b++) w_ra[b] = {sc, 4'(b) - t[3:0], c_par, t[6:4]};
     x_ra = {c_par, t[6:4]};
+    b_ra = {c_par, sc};
   end
   // Read cycle -> bank outputs (p1) -> lane operands (t_*) -> the lane.
   logic p1_valid, p1_first, p1_last;
@@ -263,7 +269,7 @@ module nnfab_tensor_fc (
   assign xw = x_rd[p1_rot];
   always_ff @(posedge clk) begin
     for (int l = 0; l < 16; l++) begin
-      t_x[l] <= p1_last ? w_rd[4'(l) + p1_rot] : xw;
+      t_x[l] <= p1_last ? b_rd[l] : xw;
       t_w[l] <= p1_last ? ONE : w_rd[4'(l) + p1_rot];
     end
   end
@@ -344,8 +350,9 @@ module nnfab_tensor_fc (
         insz_q <= insz;
         units_q <= units;
         row_bytes <= {insz[29:0], 2'b00};
-        last_chunk <= insz[31:7];
-        last_words <= insz[6:0];
+        insz_m1 <= insz - 32'd1;
+        last_chunk <= insz_m1_in[31:7];
+        last_words <= {1'b0, insz_m1_in[6:0]} + 8'd1;
         w_base_q <= w_base;
         b_base_q <= b_base;
         // fetcher: wave 0
@@ -374,14 +381,11 @@ module nnfab_tensor_fc (
         // A chunk: x's words, every row's words, in the last chunk the bias.
         G_CHUNK:
         if (lead != 2'd2) begin
-          g_words <= g_chunk == last_chunk ? {1'b0, last_words} : 8'd128;
+          g_words <= g_chunk == last_chunk ? last_words : 8'd128;
           g_row <= add64(g_wave_w, {g_chunk[22:0], 9'd0});
           g_p <= add64(g_x_row, {g_chunk[22:0], 9'd0});
           g_k <= 7'd0;
-          if (g_chunk == last_chunk && last_words == 7'd0) begin
-            g_kind <= K_B;
-            g_p <= g_wave_b;
-          end else g_kind <= K_X;
+          g_kind <= K_X;
           gstate <= G_INIT;
         end
         G_INIT: begin

@@ -242,7 +242,8 @@ TEST(SimFloat, FullyConnectedCyclesAreBoundedBelowByTheCycleModel) {
   struct Shape {
     uint32_t batch, units, in;
   };
-  for (const Shape s : {Shape{1, 2, 2}, Shape{1, 128, 64}, Shape{3, 130, 20}}) {
+  for (const Shape s : {Shape{1, 2, 2}, Shape{1, 128, 64}, Shape{3, 130, 20}, Shape{1, 256, 256}, Shape{1, 128, 128},
+                        Shape{1, 16, 256}, Shape{2, 128, 512}, Shape{1, 200, 100}, Shape{4, 8, 8}}) {
     const FcLayout l = fcLayout(s.batch, s.units, s.in, 0);
     const std::vector<uint8_t> image = fcImage(l, s.batch, s.units, s.in, 0, rng, false);
     const Outcome with = runSim(fcProgram(l, true), image, image.size());
