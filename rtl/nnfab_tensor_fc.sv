@@ -81,6 +81,7 @@ module nnfab_tensor_fc (
   logic [31:0] insz_m1_in;
   assign insz_m1_in = insz - 32'd1;  // insz >= 1 (the tensor unit's no-op check)
   logic run;  // between start and done
+  logic reading;  // a round's bank read cycle
   logic [1:0] act_q;
   logic [31:0] insz_q, insz_m1, units_q, row_bytes;
   logic [24:0] last_chunk;  // (insz - 1) >> 7: the wave's last chunk (the bias comes with it)
@@ -175,6 +176,18 @@ module nnfab_tensor_fc (
   assign wr_rot = s1_kind == K_W ? s1_k[3:0] : 4'd0;
   always_comb begin
     for (int b = 0; b < 16; b++) begin
+      wr_j[b] = 4'd0;
+      wr_rel[b] = 10'sd0;
+      wr_word[b] = 32'd0;
+      w_we[b] = 1'b0;
+      x_we[b] = 1'b0;
+      b_we[b] = 1'b0;
+      w_wa[b] = 11'd0;
+      x_wa[b] = 4'd0;
+      b_wa[b] = 4'd0;
+    end
+    if (s1_valid)
+    for (int b = 0; b < 16; b++) begin
       wr_j[b] = 4'(b) + s1_off - wr_rot;
       wr_rel[b] = $signed({2'b00, s1_bi, 4'd0}) - $signed({6'd0, s1_off}) + $signed({6'd0, wr_j[b]});
       wr_word[b] = s1_data[{wr_j[b], 5'd0}+:32];
@@ -184,7 +197,7 @@ module nnfab_tensor_fc (
       w_wa[b] = {s1_k, s1_par, wr_rel[b][6:4]};
       x_wa[b] = {s1_par, wr_rel[b][6:4]};
       b_wa[b] = {s1_par, wr_rel[b][6:4]};  // unit 16 s + L: bank L, entry s
-      if (s1_valid && wr_rel[b] >= 10'sd0) begin
+      if (wr_rel[b] >= 10'sd0) begin
         if (s1_kind == K_B) b_we[b] = wr_rel[b] < $signed({2'b00, s1_n});
         else if (wr_rel[b] < $signed({2'b00, s1_words})) begin
           w_we[b] = s1_kind == K_W;
@@ -204,11 +217,13 @@ module nnfab_tensor_fc (
     logic [31:0] bmem[16];
     always_ff @(posedge clk) begin
       if (w_we[b]) wmem[w_wa[b]] <= wr_word[b];
-      w_rd[b] <= wmem[w_ra[b]];
       if (x_we[b]) xmem[x_wa[b]] <= wr_word[b];
-      x_rd[b] <= xmem[x_ra];
       if (b_we[b]) bmem[b_wa[b]] <= wr_word[b];
-      b_rd[b] <= bmem[b_ra];
+      if (reading) begin
+        w_rd[b] <= wmem[w_ra[b]];
+        x_rd[b] <= xmem[x_ra];
+        b_rd[b] <= bmem[b_ra];
+      end
     end
   end
 
@@ -234,7 +249,6 @@ module nnfab_tensor_fc (
   // A round starts in slot 0's read cycle when its chunk has arrived.
   logic round_go;
   assign round_go = cstate == C_ROUNDS && sc == 3'd0 && !in_round && avail != 2'd0;
-  logic reading;
   assign reading = round_go || in_round;
   assign round_last = reading && sc == 3'd7;
   // A chunk's rounds are done with its last round (t mod 128 = 127, or the
@@ -267,12 +281,14 @@ module nnfab_tensor_fc (
   end
   logic [31:0] xw;
   assign xw = x_rd[p1_rot];
-  always_ff @(posedge clk) begin
-    for (int l = 0; l < 16; l++) begin
-      t_x[l] <= p1_last ? b_rd[l] : xw;
-      t_w[l] <= p1_last ? ONE : w_rd[4'(l) + p1_rot];
-    end
-  end
+  // (Registers behind enables here and below: the Verilated model then
+  // skips the engine's datapath while no FC runs.)
+  always_ff @(posedge clk)
+    if (p1_valid)
+      for (int l = 0; l < 16; l++) begin
+        t_x[l] <= p1_last ? b_rd[l] : xw;
+        t_w[l] <= p1_last ? ONE : w_rd[4'(l) + p1_rot];
+      end
 
   // ------------------------------------------------------------ lanes
   logic out_valid[16];
@@ -282,6 +298,7 @@ module nnfab_tensor_fc (
     nnfab_fp_fc_lane u_lane (
         .clk(clk),
         .rst(rst || abort),
+        .active(run),
         .slot(slot_of[l]),
         .in_valid(t_valid),
         .first(t_first),
@@ -302,9 +319,9 @@ module nnfab_tensor_fc (
   logic [3:0] res_cnt;
   logic [3:0] o_off;
   assign o_off = c_out[5:2];
-  logic [511:0] y_rot;
-  always_comb
-    for (int w = 0; w < 16; w++) y_rot[w*32+:32] = y[4'(w) - o_off];
+  always_ff @(posedge clk)
+    if (out_valid[0])
+      for (int w = 0; w < 16; w++) res[out_slot[0]][w*32+:32] <= y[4'(w) - o_off];
 
   // Writes: per slot s with units (16 s < n), beat A at the slot's first
   // word and, when not aligned, beat B after it.
@@ -486,10 +503,7 @@ module nnfab_tensor_fc (
         end else t <= t + 32'd1;
         if (chunk_done) c_par <= !c_par;
       end
-      if (out_valid[0]) begin
-        res[out_slot[0]] <= y_rot;
-        res_cnt <= res_cnt + 4'd1;
-      end
+      if (out_valid[0]) res_cnt <= res_cnt + 4'd1;
       case (cstate)
         C_DRAIN:
         if (res_cnt == 4'd8) begin
