@@ -15,13 +15,13 @@
 // word t of row k is in bank (t + L) mod 16 at {s, L, chunk parity, t[6:4]},
 // a ring of two chunks of 128 words per row. In a round every lane reads a
 // different bank (the skew), and a 64-byte beat of one row (16 consecutive
-// words, any alignment) writes 16 different banks (a rotation). The bias of
-// unit k is stored as word input_size of row k, so the bias round reads the
-// banks like any other. x has its own 16 small banks (word t in bank t mod
-// 16, the same ring).
+// words, any alignment) writes 16 different banks (a rotation). x has its
+// own 16 small banks (word t in bank t mod 16, the same ring), the bias too
+// (unit 16 s + L in bank L, entry {chunk parity, s}; read in the bias round
+// with w = 1.0).
 //
 // Fetch: chunk by chunk (128 words of every row of the wave: x's words, then
-// the rows' words as one burst per row, 8 or 9 beats, split at 4 KB; in a
+// the rows' words as one burst per row, 8 or 9 beats, split at 4 KB; with a
 // wave's last chunk the bias), at most two chunks ahead of the rounds (the
 // ring), across waves. A chunk's rounds start once all its beats are
 // written; a round that cannot start leaves the lanes' turns empty (the lane
