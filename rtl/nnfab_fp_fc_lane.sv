@@ -17,6 +17,11 @@
 module nnfab_fp_fc_lane (
     input  logic        clk,
     input  logic        rst,
+    // High from before a wave's first term until its last result has left
+    // (the FC engine's instruction): the adder computes only then, so that
+    // an idle lane costs the Verilated model nothing (the FP units' clock
+    // enables); every sum in flight is inside an active stretch.
+    input  logic        active,
     output logic [2:0]  slot,
     input  logic        in_valid,
     input  logic        first,
@@ -55,7 +60,7 @@ module nnfab_fp_fc_lane (
   logic [31:0] sum;
   logic sum_valid;
   nnfab_fp_add u_add (
-      .clk(clk), .rst(rst), .in_valid(1'b1), .sub(1'b0),
+      .clk(clk), .rst(rst), .in_valid(active), .sub(1'b0),
       .a(p_first ? 32'h00000000 : sum),
       .b(prod_valid ? prod : 32'h80000000),
       .out_valid(sum_valid), .y(sum));

@@ -231,6 +231,7 @@ module nnfab_tensor (
 
   logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready, f_rd_valid, f_r_ready;
   logic [63:0] f_rd_addr;
+  logic [7:0] f_rd_len;
   logic f_start, f_busy, f_done, e_sq_push, f_sq_push;
   logic [63:0] e_sq_addr, f_sq_addr, e_sq_strb, f_sq_strb;
   logic [511:0] e_sq_data, f_sq_data;
@@ -256,8 +257,10 @@ module nnfab_tensor (
       .done(f_done),
       .rd_valid(f_rd_valid),
       .rd_addr(f_rd_addr),
+      .rd_len(f_rd_len),
       .rd_ready(rd_ready),
       .r_valid(r_valid),
+      .r_last(r_last),
       .r_data(r_data),
       .r_ready(f_r_ready),
       .sq_push(f_sq_push),
@@ -353,7 +356,7 @@ module nnfab_tensor (
   assign d_r_ready = state == T_DESC_WAIT;
   assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid || f_rd_valid;
   assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : f_rd_valid ? f_rd_addr : v_rd_addr;
-  assign rd_len = v_rd_valid ? v_rd_len : 8'd0;
+  assign rd_len = v_rd_valid ? v_rd_len : f_rd_valid ? f_rd_len : 8'd0;
   assign r_ready = d_r_ready || e_r_ready || v_r_ready || f_r_ready;
   assign busy = state != T_IDLE;
   assign done = state == T_DONE || state == T_FAULT || state == T_ILLEGAL;

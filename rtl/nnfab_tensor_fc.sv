@@ -1,18 +1,34 @@
 // The tensor unit's FULLY_CONNECTED engine (docs/isa.md FC, docs/rtl.md
-// "FULLY_CONNECTED"): one nnfab_fp_fc_lane. Outputs go in waves of one batch
-// row b and up to 8 consecutive units u0 .. u0 + n - 1, one per slot of the
-// lane's adder pipeline; in a wave the terms go in the contract's order,
-//   for i = 0 .. input_size - 1: for s = 0 .. n - 1: x[b][i] * w[u0 + s][i]
-// then the bias terms bias[u0 + s] * 1.0 with the activation, so every sum is
-// summed strictly in order (acc = +0; acc = acc + round(x * w); then
-// act(acc + bias)). Operands come from cached 64-byte beats: one for x (and
-// the bias), one per slot for its weight row (a weight row's beat serves 16
-// terms). When the next term misses, every stream whose next operand is not
-// cached is fetched at once, single-beat reads issued back to back (one
-// memory latency for all of them; answers come in order). The operands of a
-// slot's term are registered the cycle before the slot's turn in the lane.
-// The wave's results are written as single-beat strobed writes in output
-// order once the last of them has left the lane.
+// "FULLY_CONNECTED"): FC_LANES (16) nnfab_fp_fc_lanes in lockstep, each
+// holding FC_INTERLEAVE (8) independent sums in its adder pipeline, fed from
+// weight rows streamed in bursts.
+//
+// Waves: one batch row b and up to 128 consecutive units u0 + k, k = 16 s + L
+// on lane L, slot s. A wave is a sequence of rounds t = 0 .. input_size: in
+// round t < input_size every slot of every lane takes the term
+// x[b][t] * w[u0 + k][t]; in round input_size the bias (bias · 1.0, with
+// `last` and the activation). So each sum sees its terms in the contract's
+// order (acc = +0; acc = acc + round(x * w) for increasing t; then
+// act(acc + bias)) and is never split across lanes.
+//
+// Weights live in 16 banks (one 32-bit word per bank per cycle, block RAM):
+// word t of row k is in bank (t + L) mod 16 at {s, L, chunk parity, t[6:4]},
+// a ring of two chunks of 128 words per row. In a round every lane reads a
+// different bank (the skew), and a 64-byte beat of one row (16 consecutive
+// words, any alignment) writes 16 different banks (a rotation). x has its
+// own 16 small banks (word t in bank t mod 16, the same ring), the bias too
+// (unit 16 s + L in bank L, entry {chunk parity, s}; read in the bias round
+// with w = 1.0).
+//
+// Fetch: chunk by chunk (128 words of every row of the wave: x's words, then
+// the rows' words as one burst per row, 8 or 9 beats, split at 4 KB; with a
+// wave's last chunk the bias), at most two chunks ahead of the rounds (the
+// ring), across waves. A chunk's rounds start once all its beats are
+// written; a round that cannot start leaves the lanes' turns empty (the lane
+// adds -0). Results: all lanes give slot s's 16 sums in one cycle (units 16 s
+// .. 16 s + 15), rotated to the output's alignment and written as one or two
+// strobed beats per slot once the wave's rounds have drained; the next wave's
+// rounds wait for those writes (its weights are already streaming in).
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_fc (
@@ -32,8 +48,10 @@ module nnfab_tensor_fc (
     output logic          done,
     output logic          rd_valid,
     output logic [63:0]   rd_addr,
+    output logic [7:0]    rd_len,
     input  logic          rd_ready,
     input  logic          r_valid,
+    input  logic          r_last,
     input  logic [511:0]  r_data,
     output logic          r_ready,
     output logic          sq_push,
@@ -42,252 +60,504 @@ module nnfab_tensor_fc (
     output logic [63:0]   sq_strb,
     input  logic          sq_full
 );
+  localparam int LANES = NNFAB_FC_LANES;
   localparam logic [31:0] ONE = 32'h3F800000;
+  localparam int QD = 16;  // descriptor queue: bursts in flight
 
-  typedef enum logic [2:0] {
-    F_IDLE,
-    F_WAVE,
-    F_RUN,
-    F_FETCH,
-    F_DRAIN,
-    F_WRITE,
-    F_DONE
-  } fstate_t;
+`ifndef SYNTHESIS
+  // The skewed banks need one lane per word of a beat.
+  initial
+    if (LANES != 16 || NNFAB_FC_INTERLEAVE != 8 || NNFAB_MEM_BEAT_BYTES != 64)
+      $error("nnfab_tensor_fc: built for 16 lanes of 8 slots and 64-byte beats");
+`endif
 
-  // 64-bit pointer + a 32-bit step: the low word adds, the high word takes
-  // the carry from a parallel increment (carry select).
   function automatic [63:0] add64(input [63:0] p, input [31:0] d);
     logic [32:0] lo;
     lo = {1'b0, p[31:0]} + {1'b0, d};
     add64 = {lo[32] ? p[63:32] + 32'd1 : p[63:32], lo[31:0]};
   endfunction
 
-  fstate_t state;
+  // ------------------------------------------------------------ instruction
+  logic [31:0] insz_m1_in;
+  assign insz_m1_in = insz - 32'd1;  // insz >= 1 (the tensor unit's no-op check)
+  logic run;  // between start and done
+  logic reading;  // a round's bank read cycle
   logic [1:0] act_q;
-  logic [31:0] units_q, insz_q, row_bytes, b_left, u_left, i_left;
-  logic [63:0] w_base_q, b_base_q, x_row, wave_w, wave_b, out_ptr;
-  logic [63:0] wp[8];
-  logic [63:0] xp, bp, init_p;
-  logic [3:0] n, init_k;
-  logic [2:0] cur_s;
-  logic bias_phase, first_term;
-  // cached beats
-  logic [511:0] xc;
-  logic [57:0] xc_tag;
-  logic xc_ok;
-  logic [511:0] wc[8];
-  logic [57:0] wc_tag[8];
-  logic wc_ok[8];
-  // Streams 0..7: the slots' weight rows; 8: x (or the bias).
-  logic [8:0] need, pend;
-  logic [3:0] need_k, pend_k;
-  logic [57:0] beat_of[9];
-  // the wave's results
-  logic [31:0] res[8];
-  logic [3:0] res_cnt, wr_k;
+  logic [31:0] insz_q, insz_m1, units_q, row_bytes;
+  logic [24:0] last_chunk;  // (insz - 1) >> 7: the wave's last chunk (the bias comes with it)
+  logic [7:0] last_words;   // weight words in the last chunk (1 .. 128)
+  logic [63:0] w_base_q, b_base_q;
 
-  // ---- the lane
-  logic [2:0] lane_slot, out_slot;
-  logic t_valid, t_first, t_last, out_valid;
-  logic [31:0] t_x, t_w, y;
-  nnfab_fp_fc_lane u_lane (
-      .clk(clk),
-      .rst(rst || abort),
-      .slot(lane_slot),
-      .in_valid(t_valid),
-      .first(t_first),
-      .last(t_last),
-      .act(act_q),
-      .x(t_x),
-      .w(t_w),
-      .out_valid(out_valid),
-      .out_slot(out_slot),
-      .y(y)
-  );
+  // ------------------------------------------------------------ fetcher
+  // Its own wave walk (it runs ahead of the rounds, into the next wave).
+  typedef enum logic [2:0] {
+    G_IDLE,
+    G_CHUNK,
+    G_INIT,
+    G_ISSUE,
+    G_NEXT,
+    G_END
+  } gstate_t;
+  gstate_t gstate;
+  logic [31:0] g_b_left, g_u_left;
+  logic [7:0] g_n;           // units in the fetcher's wave (1..128)
+  logic [63:0] g_x_row, g_wave_w, g_wave_b, g_row;
+  logic [24:0] g_chunk;      // chunk of the wave being issued
+  logic g_par;               // its ring half (global chunk count mod 2)
+  logic [7:0] g_words;       // weight words of every row in this chunk (0..128)
+  logic [1:0] g_kind;        // 0: x, 1: weight row g_k, 2: bias
+  logic [6:0] g_k;
+  logic [63:0] g_p;          // first byte of the stream
+  logic [63:0] g_q;          // next beat to ask for
+  logic [3:0] g_rem;         // beats left in the stream (<= 9)
+  logic [3:0] g_bi;          // beat index of g_q in the stream
+  logic [1:0] lead;          // chunks issued - chunks whose rounds are done (0..2)
+  logic [1:0] avail;         // chunks arrived - chunks whose rounds are done (0..2)
 
-  // ---- the next term: slot cur_s, operands from the cached beats
-  logic [63:0] ax, aw;
-  logic [511:0] wline;
-  logic x_hit, w_hit, turn, issue;
+  localparam logic [1:0] K_X = 2'd0, K_W = 2'd1, K_B = 2'd2;
+
+  // Stream length: beats from g_p to g_p + 4 m - 4.
+  logic [7:0] g_m;
+  logic [9:0] g_span;  // [5:0]: the last word's place in its beat (unused)
+  assign g_m = g_kind == K_B ? g_n : g_words;
+  assign g_span = {4'd0, g_p[5:0]} + {g_m, 2'b00} - 10'd4;
+  logic unused_span;
+  assign unused_span = &{1'b0, g_span[5:0]};
+  // A burst stops at the stream's end and at a 4 KB boundary.
+  logic [6:0] to4k;
+  logic [3:0] blen;
+  assign to4k = 7'd64 - {1'b0, g_q[11:6]};
+  assign blen = to4k[6:4] != 3'd0 || to4k[3:0] >= g_rem ? g_rem : to4k[3:0];
+
+  // Descriptor queue: one entry per burst, answered in order.
+  logic [1:0] dq_kind[QD];
+  logic [6:0] dq_k[QD];
+  logic [3:0] dq_off[QD];
+  logic [3:0] dq_bi[QD];
+  logic dq_par[QD];
+  logic dq_end[QD];          // the last burst of its chunk
+  logic [7:0] dq_words[QD];  // the chunk's words per row (the beat's wave)
+  logic [7:0] dq_n[QD];      // the wave's units
+  logic [3:0] dq_head, dq_tail;
+  logic [4:0] dq_count;
+  logic g_last_burst, g_chunk_end, g_more_rows, g_to_bias, g_chunk_issued;
+  assign g_last_burst = blen == g_rem;
+  assign g_more_rows = g_kind == K_W && {1'b0, g_k} + 8'd1 != g_n;
+  assign g_to_bias = g_kind == K_W && !g_more_rows && g_chunk == last_chunk;
+  assign g_chunk_end = g_last_burst && (g_kind == K_B || (g_kind == K_W && !g_more_rows && !g_to_bias));
+  assign g_chunk_issued = gstate == G_NEXT && g_kind != K_X && !g_more_rows && !g_to_bias;
+
+  assign rd_valid = gstate == G_ISSUE && dq_count != 5'(QD);
+  assign rd_addr = {g_q[63:6], 6'd0};
+  assign rd_len = {4'd0, blen - 4'd1};
+  assign r_ready = run;
+  logic r_fire;  // a beat for this engine (the descriptor's beat comes before start)
+  assign r_fire = r_valid && run;
+
+  // ------------------------------------------------------------ beat writer
+  // Stage 1 registers the beat and its descriptor; stage 2 (combinational)
+  // rotates it onto the banks and writes them.
+  logic s1_valid, s1_end, s1_par;
+  logic [1:0] s1_kind;
+  logic [6:0] s1_k;
+  logic [3:0] s1_off, s1_bi, r_bcnt;
+  logic [511:0] s1_data;
+  logic [7:0] s1_words, s1_n;
+
+  logic w_we[16], x_we[16], b_we[16];
+  logic [10:0] w_wa[16];
+  logic [3:0] x_wa[16], b_wa[16];
+  logic [31:0] wr_word[16];
+  logic [3:0] wr_j[16], wr_rot;
+  logic signed [9:0] wr_rel[16];
+  // The bank's word of the beat: word t = 16 bi - off + j of the stream (t
+  // relative to the chunk; the unit for the bias) goes to bank (t + R) mod
+  // 16, R = L (weights), 0 (x and the bias).
+  assign wr_rot = s1_kind == K_W ? s1_k[3:0] : 4'd0;
   always_comb begin
-    ax = bias_phase ? bp : xp;
-    aw = wp[cur_s];
-    wline = wc[cur_s];
-    x_hit = xc_ok && xc_tag == ax[63:6];
-    w_hit = bias_phase || (wc_ok[cur_s] && wc_tag[cur_s] == aw[63:6]);
+    for (int b = 0; b < 16; b++) begin
+      wr_j[b] = 4'd0;
+      wr_rel[b] = 10'sd0;
+      wr_word[b] = 32'd0;
+      w_we[b] = 1'b0;
+      x_we[b] = 1'b0;
+      b_we[b] = 1'b0;
+      w_wa[b] = 11'd0;
+      x_wa[b] = 4'd0;
+      b_wa[b] = 4'd0;
+    end
+    if (s1_valid)
+    for (int b = 0; b < 16; b++) begin
+      wr_j[b] = 4'(b) + s1_off - wr_rot;
+      wr_rel[b] = $signed({2'b00, s1_bi, 4'd0}) - $signed({6'd0, s1_off}) + $signed({6'd0, wr_j[b]});
+      wr_word[b] = s1_data[{wr_j[b], 5'd0}+:32];
+      w_we[b] = 1'b0;
+      x_we[b] = 1'b0;
+      b_we[b] = 1'b0;
+      w_wa[b] = {s1_k, s1_par, wr_rel[b][6:4]};
+      x_wa[b] = {s1_par, wr_rel[b][6:4]};
+      b_wa[b] = {s1_par, wr_rel[b][6:4]};  // unit 16 s + L: bank L, entry s
+      if (wr_rel[b] >= 10'sd0) begin
+        if (s1_kind == K_B) b_we[b] = wr_rel[b] < $signed({2'b00, s1_n});
+        else if (wr_rel[b] < $signed({2'b00, s1_words})) begin
+          w_we[b] = s1_kind == K_W;
+          x_we[b] = s1_kind == K_X;
+        end
+      end
+    end
   end
-  // Which streams miss their next operand (weights only outside the bias
-  // phase, only the wave's slots), and the lowest one still to issue / to be
-  // answered (issued in increasing order, so answers come in that order).
-  logic [8:0] miss;
+
+  // ------------------------------------------------------------ banks
+  logic [10:0] w_ra[16];
+  logic [3:0] x_ra, b_ra;
+  logic [31:0] w_rd[16], x_rd[16], b_rd[16];
+  for (genvar b = 0; b < 16; b++) begin : g_bank
+    logic [31:0] wmem[2048];
+    logic [31:0] xmem[16];
+    logic [31:0] bmem[16];
+    always_ff @(posedge clk) begin
+      if (w_we[b]) wmem[w_wa[b]] <= wr_word[b];
+      if (x_we[b]) xmem[x_wa[b]] <= wr_word[b];
+      if (b_we[b]) bmem[b_wa[b]] <= wr_word[b];
+      if (reading) begin
+        w_rd[b] <= wmem[w_ra[b]];
+        x_rd[b] <= xmem[x_ra];
+        b_rd[b] <= bmem[b_ra];
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ rounds
+  typedef enum logic [2:0] {
+    C_IDLE,
+    C_ROUNDS,
+    C_DRAIN,
+    C_WRITE,
+    C_DONE
+  } cstate_t;
+  cstate_t cstate;
+  logic [31:0] c_b_left, c_u_left, t;  // t: the round (term index), 0 .. input_size
+  logic [7:0] c_n;
+  logic [63:0] c_out;                  // output of unit u0 of the wave
+  logic c_par;                         // ring half of the round's chunk
+  logic in_round, round_last;
+  logic [2:0] lane_slot, sc;
+  assign sc = lane_slot + 3'd2;        // the slot whose operands are read now
+  logic t_is_bias, t_is_last_w;
+  assign t_is_bias = t == insz_q;
+  assign t_is_last_w = t == insz_m1;
+  // A round starts in slot 0's read cycle when its chunk has arrived.
+  logic round_go;
+  assign round_go = cstate == C_ROUNDS && sc == 3'd0 && !in_round && avail != 2'd0;
+  assign reading = round_go || in_round;
+  assign round_last = reading && sc == 3'd7;
+  // A chunk's rounds are done with its last round (t mod 128 = 127, or the
+  // bias round).
+  logic chunk_done;
+  assign chunk_done = round_last && (t_is_bias || (t[6:0] == 7'd127 && !t_is_last_w));
   always_comb begin
-    for (int k = 0; k < 8; k++) begin
-      beat_of[k] = wp[k][63:6];
-      miss[k] = !bias_phase && 4'(k) < n && !(wc_ok[k] && wc_tag[k] == wp[k][63:6]);
-    end
-    beat_of[8] = ax[63:6];
-    miss[8] = !x_hit;
-    need_k = 4'd8;
-    pend_k = 4'd8;
-    for (int k = 8; k >= 0; k--) begin
-      if (need[k]) need_k = 4'(k);
-      if (pend[k]) pend_k = 4'(k);
+    for (int b = 0; b < 16; b++) w_ra[b] = {sc, 4'(b) - t[3:0], c_par, t[6:4]};
+    x_ra = {c_par, t[6:4]};
+    b_ra = {c_par, sc};
+  end
+  // Read cycle -> bank outputs (p1) -> lane operands (t_*) -> the lane.
+  logic p1_valid, p1_first, p1_last;
+  logic [3:0] p1_rot;
+  logic t_valid, t_first, t_last;
+  logic [31:0] t_x[16], t_w[16];
+  always_ff @(posedge clk) begin
+    if (rst || abort) begin
+      p1_valid <= 1'b0;
+      t_valid <= 1'b0;
+    end else begin
+      p1_valid <= reading;
+      p1_first <= t == 32'd0;
+      p1_last <= t_is_bias;
+      p1_rot <= t[3:0];
+      t_valid <= p1_valid;
+      t_first <= p1_first;
+      t_last <= p1_last;
     end
   end
+  logic [31:0] xw;
+  assign xw = x_rd[p1_rot];
+  // (Registers behind enables here and below: the Verilated model then
+  // skips the engine's datapath while no FC runs.)
+  always_ff @(posedge clk)
+    if (p1_valid)
+      for (int l = 0; l < 16; l++) begin
+        t_x[l] <= p1_last ? b_rd[l] : xw;
+        t_w[l] <= p1_last ? ONE : w_rd[4'(l) + p1_rot];
+      end
 
-  // The registered term enters the lane in cur_s's turn: prepare it when the
-  // lane's slot is the one before.
-  assign turn = lane_slot + 3'd1 == cur_s;
-  assign issue = state == F_RUN && turn && x_hit && w_hit;
+  // ------------------------------------------------------------ lanes
+  logic out_valid[16];
+  logic [2:0] out_slot[16], slot_of[16];
+  logic [31:0] y[16];
+  for (genvar l = 0; l < 16; l++) begin : g_lane
+    nnfab_fp_fc_lane u_lane (
+        .clk(clk),
+        .rst(rst || abort),
+        .active(run),
+        .slot(slot_of[l]),
+        .in_valid(t_valid),
+        .first(t_first),
+        .last(t_last),
+        .act(act_q),
+        .x(t_x[l]),
+        .w(t_w[l]),
+        .out_valid(out_valid[l]),
+        .out_slot(out_slot[l]),
+        .y(y[l])
+    );
+  end
+  assign lane_slot = slot_of[0];
 
-  assign busy = state != F_IDLE;
-  assign done = state == F_DONE;
-  assign rd_valid = state == F_FETCH && need != 9'd0;
-  assign rd_addr = {beat_of[need_k], 6'd0};
-  assign r_ready = state == F_FETCH;
-  assign sq_push = state == F_WRITE && wr_k != n && !sq_full;
-  assign sq_addr = {out_ptr[63:6], 6'd0};
-  assign sq_data = {16{res[wr_k[2:0]]}};
-  always_comb
-    for (int k = 0; k < 16; k++) sq_strb[k*4+:4] = out_ptr[5:2] == 4'(k) ? 4'hF : 4'h0;
+  // Results of the wave: slot s's 16 sums rotated to the output's word
+  // alignment (unit 16 s + L goes to word (L + off) mod 16 of its beats).
+  logic [511:0] res[8];
+  logic [3:0] res_cnt;
+  logic [3:0] o_off;
+  assign o_off = c_out[5:2];
+  always_ff @(posedge clk)
+    if (out_valid[0])
+      for (int w = 0; w < 16; w++) res[out_slot[0]][w*32+:32] <= y[4'(w) - o_off];
+
+  // Writes: per slot s with units (16 s < n), beat A at the slot's first
+  // word and, when not aligned, beat B after it.
+  logic [2:0] wr_s;
+  logic wr_b;
+  logic [63:0] wr_addr;
+  logic [15:0] wr_words;
+  logic [7:0] wr_unit[16];  // the unit of word w within the wave
+  always_comb begin
+    for (int w = 0; w < 16; w++) begin
+      wr_unit[w] = {1'b0, wr_s, 4'd0} + {4'd0, 4'(w) - o_off};
+      wr_words[w] = (wr_b ? 4'(w) < o_off : 4'(w) >= o_off) && wr_unit[w] < c_n;
+    end
+    for (int w = 0; w < 16; w++) sq_strb[w*4+:4] = {4{wr_words[w]}};
+  end
+  assign sq_addr = wr_addr;
+  assign sq_data = res[wr_s];
+  assign sq_push = cstate == C_WRITE && wr_words != 16'd0 && !sq_full;
+  logic wr_step;  // the current (slot, beat) is written or has no words
+  assign wr_step = cstate == C_WRITE && (wr_words == 16'd0 || !sq_full);
+
+  assign busy = run;
+  assign done = cstate == C_DONE;
 
   always_ff @(posedge clk) begin
     if (rst || abort) begin
-      state <= F_IDLE;
-      t_valid <= 1'b0;
-      xc_ok <= 1'b0;
-      for (int k = 0; k < 8; k++) wc_ok[k] <= 1'b0;
+      run <= 1'b0;
+      gstate <= G_IDLE;
+      cstate <= C_IDLE;
+      dq_head <= 4'd0;
+      dq_tail <= 4'd0;
+      dq_count <= 5'd0;
+      s1_valid <= 1'b0;
+      r_bcnt <= 4'd0;
+      in_round <= 1'b0;
+      lead <= 2'd0;
+      avail <= 2'd0;
     end else begin
-      t_valid <= issue;
-      if (issue) begin
-        t_x <= xc[{ax[5:2], 5'd0}+:32];
-        t_w <= bias_phase ? ONE : wline[{aw[5:2], 5'd0}+:32];
-        t_first <= first_term;
-        t_last <= bias_phase;
+      // ---- start
+      if (start && !run) begin
+        run <= 1'b1;
+        act_q <= act;
+        insz_q <= insz;
+        units_q <= units;
+        row_bytes <= {insz[29:0], 2'b00};
+        insz_m1 <= insz - 32'd1;
+        last_chunk <= insz_m1_in[31:7];
+        last_words <= {1'b0, insz_m1_in[6:0]} + 8'd1;
+        w_base_q <= w_base;
+        b_base_q <= b_base;
+        // fetcher: wave 0
+        g_b_left <= batch;
+        g_u_left <= units;
+        g_n <= units > 32'd128 ? 8'd128 : units[7:0];
+        g_x_row <= x_base;
+        g_wave_w <= w_base;
+        g_wave_b <= b_base;
+        g_chunk <= 25'd0;
+        g_par <= 1'b0;
+        gstate <= G_CHUNK;
+        // rounds: wave 0
+        c_b_left <= batch;
+        c_u_left <= units;
+        c_n <= units > 32'd128 ? 8'd128 : units[7:0];
+        c_out <= dst;
+        c_par <= 1'b0;
+        t <= 32'd0;
+        res_cnt <= 4'd0;
+        cstate <= C_ROUNDS;
       end
-      if (out_valid) begin
-        res[out_slot] <= y;
-        res_cnt <= res_cnt + 4'd1;
-      end
-      case (state)
-        F_IDLE:
-        if (start) begin
-          act_q <= act;
-          units_q <= units;
-          insz_q <= insz;
-          row_bytes <= {insz[29:0], 2'b00};
-          b_left <= batch;
-          u_left <= units;
-          w_base_q <= w_base;
-          b_base_q <= b_base;
-          x_row <= x_base;
-          wave_w <= w_base;
-          wave_b <= b_base;
-          out_ptr <= dst;
-          xc_ok <= 1'b0;
-          for (int k = 0; k < 8; k++) wc_ok[k] <= 1'b0;
-          init_p <= w_base;
-          init_k <= 4'd0;
-          state <= F_WAVE;
+
+      // ---- fetcher
+      case (gstate)
+        // A chunk: x's words, every row's words, in the last chunk the bias.
+        G_CHUNK:
+        if (lead != 2'd2) begin
+          g_words <= g_chunk == last_chunk ? last_words : 8'd128;
+          g_row <= add64(g_wave_w, {g_chunk[22:0], 9'd0});
+          g_p <= add64(g_x_row, {g_chunk[22:0], 9'd0});
+          g_k <= 7'd0;
+          g_kind <= K_X;
+          gstate <= G_INIT;
         end
-        // Each slot's weight pointer: row u0 + s, one row apart (8 cycles).
-        F_WAVE:
-        if (init_k != 4'd8) begin
-          wp[init_k[2:0]] <= init_p;
-          init_p <= add64(init_p, row_bytes);
-          init_k <= init_k + 4'd1;
-        end else begin
-          n <= u_left > 32'd8 ? 4'd8 : u_left[3:0];
-          xp <= x_row;
-          bp <= wave_b;
-          cur_s <= 3'd0;
-          i_left <= insz_q;
-          bias_phase <= 1'b0;
-          first_term <= 1'b1;
-          res_cnt <= 4'd0;
-          state <= F_RUN;
+        G_INIT: begin
+          g_q <= {g_p[63:6], 6'd0};
+          g_rem <= g_span[9:6] + 4'd1;
+          g_bi <= 4'd0;
+          gstate <= G_ISSUE;
         end
-        F_RUN:
-        if (!x_hit || !w_hit) begin
-          need <= miss;
-          pend <= 9'd0;
-          state <= F_FETCH;
-        end else if (issue) begin
-          if (bias_phase) bp <= add64(bp, 32'd4);
-          else wp[cur_s] <= add64(aw, 32'd4);
-          if ({1'b0, cur_s} + 4'd1 == n) begin
-            cur_s <= 3'd0;
-            if (bias_phase) state <= F_DRAIN;
-            else begin
-              first_term <= 1'b0;
-              xp <= add64(xp, 32'd4);
-              i_left <= i_left - 32'd1;
-              if (i_left == 32'd1) bias_phase <= 1'b1;
-            end
-          end else cur_s <= cur_s + 3'd1;
+        G_ISSUE:
+        if (rd_valid && rd_ready) begin
+          g_q <= add64(g_q, {22'd0, blen, 6'd0});
+          g_rem <= g_rem - blen;
+          g_bi <= g_bi + blen;
+          if (g_last_burst) gstate <= G_NEXT;
         end
-        F_FETCH: begin
-          // Issue the next missing stream's beat; take the oldest answer.
-          if (rd_valid && rd_ready) need[need_k] <= 1'b0;
-          if (r_valid) begin
-            if (pend_k == 4'd8) begin
-              xc <= r_data;
-              xc_tag <= beat_of[8];
-              xc_ok <= 1'b1;
-            end else begin
-              wc[pend_k[2:0]] <= r_data;
-              wc_tag[pend_k[2:0]] <= beat_of[pend_k];
-              wc_ok[pend_k[2:0]] <= 1'b1;
-            end
-          end
-          pend <= (pend | (rd_valid && rd_ready ? 9'd1 << need_k : 9'd0)) & ~(r_valid ? 9'd1 << pend_k : 9'd0);
-          if (need == 9'd0 && pend == 9'd0) state <= F_RUN;
-        end
-        F_DRAIN:
-        if (res_cnt == n) begin
-          wr_k <= 4'd0;
-          state <= F_WRITE;
-        end
-        F_WRITE:
-        if (sq_push) begin
-          out_ptr <= add64(out_ptr, 32'd4);
-          wr_k <= wr_k + 4'd1;
-        end else if (wr_k == n) begin
-          // Next wave: the next 8 units of this row, or the next row.
-          init_k <= 4'd0;
-          state <= F_WAVE;
-          if (u_left == {28'd0, n}) begin
-            b_left <= b_left - 32'd1;
-            if (b_left == 32'd1) state <= F_DONE;
-            u_left <= units_q;
-            x_row <= add64(x_row, row_bytes);
-            wave_w <= w_base_q;
-            wave_b <= b_base_q;
-            init_p <= w_base_q;
+        // The stream after: x -> row 0, row k -> row k + 1 or the bias or
+        // the next chunk; the bias -> the next wave.
+        G_NEXT: begin
+          gstate <= G_INIT;
+          if (g_kind == K_X) begin
+            g_kind <= K_W;
+            g_p <= g_row;
+          end else if (g_more_rows) begin
+            g_k <= g_k + 7'd1;
+            g_row <= add64(g_row, row_bytes);
+            g_p <= add64(g_row, row_bytes);
+          end else if (g_to_bias) begin
+            g_kind <= K_B;
+            g_p <= g_wave_b;
           end else begin
-            u_left <= u_left - {28'd0, n};
-            wave_w <= add64(wave_w, {row_bytes[28:0], 3'b000});
-            wave_b <= add64(wave_b, 32'd32);
-            init_p <= add64(wave_w, {row_bytes[28:0], 3'b000});
+            g_par <= !g_par;
+            gstate <= G_CHUNK;
+            if (g_kind == K_W) g_chunk <= g_chunk + 25'd1;
+            else begin
+              // next wave: the next 128 units of this batch row, or the next row
+              g_chunk <= 25'd0;
+              if (g_u_left <= 32'd128) begin
+                g_b_left <= g_b_left - 32'd1;
+                if (g_b_left == 32'd1) gstate <= G_END;
+                g_u_left <= units_q;
+                g_n <= units_q > 32'd128 ? 8'd128 : units_q[7:0];
+                g_x_row <= add64(g_x_row, row_bytes);
+                g_wave_w <= w_base_q;
+                g_wave_b <= b_base_q;
+              end else begin
+                g_u_left <= g_u_left - 32'd128;
+                g_n <= g_u_left > 32'd256 ? 8'd128 : g_u_left[7:0] - 8'd128;
+                g_wave_w <= add64(g_wave_w, {row_bytes[24:0], 7'd0});
+                g_wave_b <= add64(g_wave_b, 32'd512);
+              end
+            end
           end
         end
-        F_DONE: state <= F_IDLE;
-        default: state <= F_IDLE;
+        default: ;
+      endcase
+
+      // ---- descriptor queue
+      if (rd_valid && rd_ready) begin
+        dq_kind[dq_tail] <= g_kind;
+        dq_k[dq_tail] <= g_k;
+        dq_off[dq_tail] <= g_p[5:2];
+        dq_bi[dq_tail] <= g_bi;
+        dq_par[dq_tail] <= g_par;
+        dq_end[dq_tail] <= g_chunk_end;
+        dq_words[dq_tail] <= g_words;
+        dq_n[dq_tail] <= g_n;
+        dq_tail <= dq_tail + 4'd1;
+      end
+      dq_count <= dq_count + {4'd0, rd_valid && rd_ready} - {4'd0, r_fire && r_last};
+      if (r_fire && r_last) dq_head <= dq_head + 4'd1;
+
+      // ---- beats into stage 1
+      s1_valid <= r_fire;
+      if (r_fire) begin
+        r_bcnt <= r_last ? 4'd0 : r_bcnt + 4'd1;
+        s1_data <= r_data;
+        s1_kind <= dq_kind[dq_head];
+        s1_k <= dq_k[dq_head];
+        s1_off <= dq_off[dq_head];
+        s1_bi <= dq_bi[dq_head] + r_bcnt;
+        s1_par <= dq_par[dq_head];
+        s1_end <= dq_end[dq_head] && r_last;
+        s1_words <= dq_words[dq_head];
+        s1_n <= dq_n[dq_head];
+      end
+
+      // ---- chunk accounting: issued (lead), written (avail), rounds done
+      lead <= lead + {1'b0, g_chunk_issued} - {1'b0, chunk_done};
+      avail <= avail + {1'b0, s1_valid && s1_end} - {1'b0, chunk_done};
+
+      // ---- rounds
+      if (round_go) in_round <= 1'b1;
+      if (round_last) begin
+        in_round <= 1'b0;
+        if (t_is_bias) begin
+          t <= 32'd0;
+          cstate <= C_DRAIN;
+        end else t <= t + 32'd1;
+        if (chunk_done) c_par <= !c_par;
+      end
+      if (out_valid[0]) res_cnt <= res_cnt + 4'd1;
+      case (cstate)
+        C_DRAIN:
+        if (res_cnt == 4'd8) begin
+          res_cnt <= 4'd0;
+          wr_s <= 3'd0;
+          wr_b <= 1'b0;
+          wr_addr <= {c_out[63:6], 6'd0};
+          cstate <= C_WRITE;
+        end
+        C_WRITE:
+        if (wr_step) begin
+          // next (slot, beat): beat B only when the output is not aligned
+          if (!wr_b && o_off != 4'd0) begin
+            wr_b <= 1'b1;
+            wr_addr <= add64(wr_addr, 32'd64);
+          end else begin
+            wr_b <= 1'b0;
+            wr_s <= wr_s + 3'd1;
+            if (!wr_b) wr_addr <= add64(wr_addr, 32'd64);
+            if ({1'b0, wr_s, 4'd0} + 8'd16 >= c_n) begin
+              // wave written: the next one
+              cstate <= C_ROUNDS;
+              if (c_u_left <= 32'd128) begin
+                c_b_left <= c_b_left - 32'd1;
+                if (c_b_left == 32'd1) cstate <= C_DONE;
+                c_u_left <= units_q;
+                c_n <= units_q > 32'd128 ? 8'd128 : units_q[7:0];
+                c_out <= add64(c_out, {22'd0, c_n, 2'b00});
+              end else begin
+                c_u_left <= c_u_left - 32'd128;
+                c_n <= c_u_left > 32'd256 ? 8'd128 : c_u_left[7:0] - 8'd128;
+                c_out <= add64(c_out, 32'd512);
+              end
+            end
+          end
+        end
+        C_DONE: begin
+          cstate <= C_IDLE;
+          gstate <= G_IDLE;
+          run <= 1'b0;
+        end
+        default: ;
       endcase
     end
   end
 
+
 `ifndef SYNTHESIS
-  // A wave's results come out only for the wave's slots, at most n of them;
-  // operands are aligned words (the tensor unit's region checks).
   always_ff @(posedge clk)
-    if (!rst && !abort) begin
-      assert (!out_valid || ({1'b0, out_slot} < n && res_cnt < n))
-      else $error("nnfab_tensor_fc: result for slot %0d outside the wave (n = %0d)", out_slot, n);
-      assert (state != F_RUN || ax[1:0] == 2'd0)
-      else $error("nnfab_tensor_fc: operand address %0h not word-aligned", ax);
-      assert (!r_valid || state != F_FETCH || pend != 9'd0)
+    if (!rst && !abort && run) begin
+      assert (!(r_valid && dq_count == 5'd0))
       else $error("nnfab_tensor_fc: a read answer nobody asked for");
+      assert (!(out_valid[0] && res_cnt == 4'd8))
+      else $error("nnfab_tensor_fc: more results than slots");
     end
 `endif
 endmodule

@@ -102,7 +102,14 @@ bool fullyConnectedSupported(const Subgraph& sg, const Operation& op, std::strin
   const char* names[3] = {"input", "weights", "bias"};
   for (int i = 0; i < 3; ++i) {
     const Operand& o = sg.operands[op.inputs[i]];
-    if (o.lifetime == OperandLifeTime::NO_VALUE) return fail(why, fmt::format("FULLY_CONNECTED {} has no value", names[i]));
+    // A missing bias: a zero bias would give the same bits (the sum starts
+    // at +0 and is never -0, so acc + 0 = acc), but the CPU executor rejects
+    // the operation, and the fabric must fail where the reference fails.
+    if (o.lifetime == OperandLifeTime::NO_VALUE) {
+      return fail(why, i == 2 ? std::string("FULLY_CONNECTED bias has no value: the CPU executor (the reference) rejects "
+                                            "a FULLY_CONNECTED without a bias, so the fabric does not supply a zero one")
+                              : fmt::format("FULLY_CONNECTED {} has no value", names[i]));
+    }
     if (o.type != T::TENSOR_FLOAT32) {
       return fail(why, fmt::format("FULLY_CONNECTED {} is {}; the fabric runs it on TENSOR_FLOAT32 only", names[i], typeName(o.type)));
     }

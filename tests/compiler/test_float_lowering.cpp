@@ -164,5 +164,30 @@ TEST(FloatLowering, SupportFollowsTheFeatures) {
   EXPECT_TRUE(isOperationSupported(fcModel({1, 4}, 2, 0), 0, 0, &why, f)) << why;
 }
 
+// FULLY_CONNECTED without a bias (a NO_VALUE operand): a zero bias would be
+// bit-identical numerically (the sum starts at +0 and adds rounded
+// products, so it is never -0 and acc + (+0) = acc), but the CPU executor
+// rejects the operation (host/cpu/kernels/fully_connected.cpp requires the
+// bias, as NNAPI 1.3 does). The fabric must not succeed where the reference
+// fails, so the operation stays on the CPU with a sentence saying why.
+TEST(FloatLowering, FullyConnectedWithoutABiasStaysOnTheCpuBecauseTheCpuExecutorRejectsIt) {
+  testing::SubgraphBuilder main;
+  const uint32_t x = main.input(F32, {1, 4});
+  const uint32_t out = main.output(F32, {});
+  main.op(OperationType::FULLY_CONNECTED,
+          {x, main.floatTensor({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}), main.noValue(F32, {2}), main.scalar(0)}, {out});
+  Model m;
+  m.main = main.build();
+  FabricFeatures f;
+  f.float32 = true;
+  f.fc = true;
+  std::string why;
+  EXPECT_FALSE(isOperationSupported(m, 0, 0, &why, f));
+  EXPECT_NE(why.find("bias has no value"), std::string::npos) << why;
+  EXPECT_NE(why.find("CPU executor"), std::string::npos) << why;
+  const ExecutionResult cpu = runOnCpu(m, {floats({1, 4}, {1, -2, 3, -4})});
+  EXPECT_FALSE(cpu.status.isOk()) << "the CPU executor ran FULLY_CONNECTED without a bias";
+}
+
 }  // namespace
 }  // namespace nnfab::compiler::test

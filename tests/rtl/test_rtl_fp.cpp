@@ -680,6 +680,7 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
     m.eval();
   };
   m.in_valid = 0;
+  m.active = 1;  // the whole run is one FC instruction
   m.rst = 1;
   tick();
   m.rst = 0;
