@@ -14,10 +14,12 @@
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "backends/xrt_completion.h"
 #include "nnfab_isa.h"
 #include "xclbin/kernel_xml.h"
 
@@ -161,6 +163,11 @@ struct XrtBackend::Impl {
   xrt::device device;
   xrt::uuid uuid;
   xrt::ip ip;
+  // The core's done interrupt where XRT delivers it (a card), else empty
+  // and waitDone polls; completionMode says which, and why (description()).
+  std::optional<xrt::ip::interrupt> irq;
+  std::string completionMode;
+  std::atomic<uint64_t> wakeups{0};
   std::mutex mutex;  // allocations
   std::map<fabric::DeviceAddress, xrt::bo> buffers;  // device address -> its buffer
   uint64_t allocated = 0;
@@ -171,6 +178,7 @@ struct XrtBackend::Impl {
     std::lock_guard<std::mutex> lock(mutex);
     failed = true;
     buffers.clear();
+    irq.reset();
     ip = xrt::ip();
     device = xrt::device();
   }
@@ -231,6 +239,29 @@ XrtBackend::~XrtBackend() {
   l.live.erase(std::remove(l.live.begin(), l.live.end(), impl_.get()), l.live.end());
 }
 
+namespace {
+
+// IER/ISR bit 0 is the done interrupt (isa.json GIE, IER, ISR).
+constexpr uint32_t kDoneInterrupt = 1u;
+
+// Completion by interrupt where XRT offers one for the CU: XRT 2.13 does on
+// a card (xocl); its noop and hw_emu shims throw "not supported", and then
+// waitDone polls AP_CTRL every pollInterval. The core raises its interrupt
+// line only with GIE and IER's done bit set.
+void enableDoneInterrupt(XrtBackend::Impl& impl) {
+  try {
+    impl.irq = impl.ip.create_interrupt_notify();
+    impl.ip.write_register(isa::kRegIER, kDoneInterrupt);
+    impl.ip.write_register(isa::kRegGIE, 1u);
+    impl.completionMode = "interrupt";
+  } catch (const std::exception& e) {
+    impl.irq.reset();
+    impl.completionMode = fmt::format("polled every {} us (no IP interrupt: {})", impl.options.pollInterval.count(), e.what());
+  }
+}
+
+}  // namespace
+
 Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& options) {
   if (options.xclbinPath.empty()) {
     return invalidArgument("the xrt device needs an xclbin: --xclbin FILE or NNFAB_XCLBIN (docs/deploy.md)");
@@ -269,6 +300,7 @@ Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& op
         "rebuild the xclbin or nnfab from the same isa/isa.json",
         options.xclbinPath, id, version, isa::kCORE_ID, isa::kIsaVersion));
   }
+  enableDoneInterrupt(*impl);
   return std::unique_ptr<XrtBackend>(new XrtBackend(std::move(impl)));
 }
 
@@ -355,15 +387,25 @@ uint32_t XrtBackend::readRegister(uint32_t offset) {
 }
 
 fabric::WaitOutcome XrtBackend::waitDone(std::chrono::nanoseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
-  for (;;) {
-    // AP_DONE is clear-on-read: once seen here CoreDriver does not need it again.
-    if ((readRegister(isa::kRegAP_CTRL) & isa::kAP_DONE) != 0) return fabric::WaitOutcome::DONE;
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) return fabric::WaitOutcome::TIMED_OUT;
-    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(impl_->options.pollInterval, deadline - now));
+  CompletionHooks hooks;
+  // AP_DONE is clear-on-read: once seen here CoreDriver does not need it again.
+  hooks.done = [this] { return (readRegister(isa::kRegAP_CTRL) & isa::kAP_DONE) != 0; };
+  if (impl_->irq && !impl_->failed) {
+    hooks.waitInterrupt = [this](std::chrono::milliseconds slice) {
+      try {
+        return impl_->irq->wait(slice) == std::cv_status::no_timeout;
+      } catch (const std::exception&) {
+        return false;  // a card gone: the next register read marks it failed
+      }
+    };
+    hooks.acknowledgeInterrupt = [this] { writeRegister(isa::kRegISR, kDoneInterrupt); };
   }
+  CompletionTiming timing;
+  timing.pollInterval = impl_->options.pollInterval;
+  return waitForCompletion(hooks, timing, timeout, impl_->wakeups);
 }
+
+void XrtBackend::wakeWaiter() { ++impl_->wakeups; }
 
 void XrtBackend::reset() {
   // No ap_rst_n through XRT for one CU, and the register soft reset did not
@@ -383,7 +425,7 @@ std::string XrtBackend::description() const {
   } catch (const std::exception&) {
     // hw_emu and noop do not answer this query.
   }
-  return fmt::format("{}, xclbin {}", name, impl_->uuid.to_string());
+  return fmt::format("{}, xclbin {}, completion {}", name, impl_->uuid.to_string(), impl_->completionMode);
 }
 
 std::vector<XrtCard> listXrtCards() {

@@ -70,7 +70,10 @@ class XrtBackend final : public fabric::FabricBackend {
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
+  // On the core's done interrupt where XRT offers it, else polling AP_CTRL
+  // every pollInterval (backends/xrt_completion.h).
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
+  void wakeWaiter() override;
   // XRT 2.13 has no per-CU reset for a user_managed kernel, so a hung core
   // is recovered through its registers (fabric/soft_reset.h, the same on
   // every device). reset() is the last resort, reached only when that soft

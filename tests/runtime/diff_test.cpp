@@ -404,6 +404,8 @@ TEST(Diff, AnyNanEqualsAnyNan) {
   for (const uint32_t replacement : {0xFFC01234u, 0x3F800000u}) {
     const DistortedCpu other([&](uint64_t, Observation& o) {
       for (ObservedOutput& out : o.outputs) {
+        // Only FLOAT32 outputs: the loop's BOOL8 condition is one byte.
+        if (out.type != OperandType::TENSOR_FLOAT32) continue;
         float f;
         std::memcpy(&f, out.bytes->data(), 4);
         if (!std::isnan(f)) continue;

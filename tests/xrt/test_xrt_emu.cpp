@@ -76,6 +76,9 @@ TEST(XrtEmuFabric, TheCardIsTheNnfabCore) {
   EXPECT_EQ(emu().readRegister(isa::kRegID), isa::kCORE_ID);
   EXPECT_EQ(emu().readRegister(isa::kRegISA_VERSION), isa::kIsaVersion);
   EXPECT_EQ(emu().name(), "xrt");
+  // The emulation shim has no IP interrupts: the backend says it polls, and why.
+  const std::string description = emu().description();
+  EXPECT_NE(description.find("completion polled every 50 us (no IP interrupt:"), std::string::npos) << description;
 }
 
 TEST(XrtEmuFabric, AWhileLoopGivesTheSimResultAndCycles) {
