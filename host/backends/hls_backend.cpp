@@ -194,16 +194,8 @@ void HlsBackend::reset() {
   // The core samples the abort with PREEMPT at every instruction boundary.
   finished_.wait(lock, [this] { return !running_; });
   std::fill(std::begin(regs_), std::end(regs_), 0u);
-  watchdogState_.store(0);
-  cycles_.store(0);
-  iterations_.store(0);
-  instret_.store(0);
-  done_ = false;
-  ready_ = false;
-  fault_ = InjectedFault::NONE;
   abort_ = false;
-  softReset_ = false;
-  updatePreemptLines();
+  finishSoftReset();  // and what a soft reset clears besides the registers
 }
 
 void HlsBackend::injectFault(InjectedFault fault) {

@@ -186,6 +186,17 @@ TEST(CoreDriver, HungDeviceIsResetAndReported) {
   expectHealthy(backend);
 }
 
+// Starts a loaded program through the registers, as a host that then lost
+// track of it would.
+void startThroughRegisters(HlsBackend& backend, const LoadedProgram& l) {
+  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
+  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
+  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+  backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+}
+
 // The register soft reset on the hls device, as on sim (docs/register-map.md
 // "Soft reset"): a running endless loop stops at its next instruction
 // boundary; STATUS, counters and PREEMPT read 0, AP_DONE is not set, the
@@ -195,12 +206,7 @@ TEST(CoreDriver, SoftResetStopsARunningLoopAndKeepsTheArguments) {
   Result<DeviceProgram> p = DeviceProgram::load(backend, infiniteLoop(false).code, {}, 64);
   ASSERT_TRUE(p.isOk());
   const LoadedProgram& l = p->loaded();
-  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
-  backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  startThroughRegisters(backend, l);
   while (backend.slicesRun() < 3) std::this_thread::sleep_for(1ms);
   ASSERT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u);
   backend.writeRegister(isa::kRegPREEMPT, isa::kSOFT_RESET_KEY ^ 0x100);  // not the key (nor a preemption request)
@@ -224,14 +230,7 @@ TEST(CoreDriver, ResetStopsARunningInfiniteLoopWithinOneSlice) {
   HlsBackend backend(smallDevice(/*slice=*/1000));
   Result<DeviceProgram> p = DeviceProgram::load(backend, infiniteLoop(false).code, {}, 64);
   ASSERT_TRUE(p.isOk());
-  // Started through the registers, as a host that lost track of it would.
-  const LoadedProgram& l = p->loaded();
-  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
-  backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  startThroughRegisters(backend, p->loaded());
   while (backend.slicesRun() < 3) std::this_thread::sleep_for(1ms);
   EXPECT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u);
   EXPECT_EQ(backend.waitDone(20ms), WaitOutcome::TIMED_OUT);
