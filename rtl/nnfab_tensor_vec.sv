@@ -86,6 +86,7 @@ module nnfab_tensor_vec #(
   logic [5:0] first_lo;     // low bits of the first destination beat
   logic [5:0] dm, end_lane;
   logic [31:0] steps;          // output beats
+  logic [31:0] steps_m1;       // steps - 1: `x + 1 == steps` as an equality, no carry chain in front of WLAST
   logic [31:0] t;              // output beats produced
   logic [5:0] rel[3];
   logic [57:0] nxt[3];         // source beat after the current one (k0 + t + 1)
@@ -241,7 +242,7 @@ module nnfab_tensor_vec #(
   always_comb begin
     strb = '1;
     if (t == 32'd0) strb = strb & ({64{1'b1}} << dm);
-    if (t + 32'd1 == steps) strb = strb & ({64{1'b1}} >> (6'd63 - end_lane));
+    if (t == steps_m1) strb = strb & ({64{1'b1}} >> (6'd63 - end_lane));
   end
   always_comb
     for (int s = 0; s < 3; s++)
@@ -270,7 +271,7 @@ module nnfab_tensor_vec #(
   assign w_valid = abort_w || (wq_valid && state != V_ABORT);
   assign w_data = wq_data;
   assign w_strb = abort_w ? '0 : wq_strb;
-  assign w_last = abort_w ? (abort_beat == 6'd63 || w_sent + 32'd1 == steps) : wq_last;
+  assign w_last = abort_w ? (abort_beat == 6'd63 || w_sent == steps_m1) : wq_last;
 
   assign busy = state != V_IDLE;
   assign done = state == V_FINISH && w_sent == steps && aw_left == 32'd0;
@@ -350,7 +351,7 @@ module nnfab_tensor_vec #(
         wq_valid <= 1'b1;
         wq_data <= result;
         wq_strb <= strb;
-        wq_last <= out_beat == 6'd63 || t + 32'd1 == steps;
+        wq_last <= out_beat == 6'd63 || t == steps_m1;
       end else if (w_take) wq_valid <= 1'b0;
       if (aw_fire) begin
         aw_beat <= after_burst(aw_beat, aw_burst_q);
@@ -397,6 +398,7 @@ module nnfab_tensor_vec #(
         // Beat counts fit 32 bits (total_bytes does): the low words suffice.
         V_SETUP2: begin
           steps <= dend_beat - dst_q[37:6] + 32'd1;
+          steps_m1 <= dend_beat - dst_q[37:6];
           aw_left <= dend_beat - dst_q[37:6] + 32'd1;
           for (int s = 0; s < 3; s++) fetch_left[s] <= ls[s][31:0] - fs[s][31:0] + 32'd1;
           state <= V_PRIME;
