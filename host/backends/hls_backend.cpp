@@ -147,8 +147,29 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
 }
 
 uint32_t HlsBackend::readRegister(uint32_t offset) {
-  if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return 0;
   std::lock_guard<std::mutex> lock(mutex_);
+  return readLocked(offset);
+}
+
+void HlsBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
+  // Each run of reads under one lock: a profiled stop reads hundreds of
+  // words (the trace ring), one lock each was most of its cost here.
+  size_t i = 0;
+  while (i < accesses.size()) {
+    if (accesses[i].kind == fabric::RegisterAccess::Kind::WRITE) {
+      writeRegister(accesses[i].offset, accesses[i].value);
+      ++i;
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (; i < accesses.size() && accesses[i].kind == fabric::RegisterAccess::Kind::READ; ++i) {
+      accesses[i].value = readLocked(accesses[i].offset);
+    }
+  }
+}
+
+uint32_t HlsBackend::readLocked(uint32_t offset) {
+  if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return 0;
   switch (offset) {
     case isa::kRegAP_CTRL: {
       const uint32_t v = (done_ ? isa::kAP_DONE : 0u) | (ready_ ? isa::kAP_READY : 0u) |

@@ -61,6 +61,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
 
   void writeRegister(uint32_t offset, uint32_t value) override;
   uint32_t readRegister(uint32_t offset) override;
+  void accessRegisters(std::span<fabric::RegisterAccess> accesses) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
   void wakeWaiter() override;
   void reset() override;
@@ -90,6 +91,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
                   uint64_t budget);
   // With mutex_ held: the run ended; publish the stop (ended) and wake waiters.
   void finishRun(bool ended, const Stop& stop);
+  uint32_t readLocked(uint32_t offset);  // under mutex_
   void finishSoftReset();  // the register effects of a completed soft reset
   bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
   void appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles);

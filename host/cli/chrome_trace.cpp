@@ -21,29 +21,49 @@ void ChromeTrace::span(std::string_view name, std::string_view category, Clock::
       {std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0, false, 0, 0, {}});
 }
 
+int ChromeTrace::deviceTid(std::string_view device) {
+  auto known = std::find(devices_.begin(), devices_.end(), device);
+  if (known == devices_.end()) known = devices_.insert(devices_.end(), std::string(device));
+  return static_cast<int>(known - devices_.begin()) + 1;
+}
+
+void ChromeTrace::append(std::vector<Event>& into, int tid, double anchorUs, double usPerCycle,
+                         std::vector<DeviceEvent> events) {
+  for (DeviceEvent& e : events) {
+    Event out{std::move(e.name), std::move(e.category), anchorUs + static_cast<double>(e.startCycle) * usPerCycle,
+              static_cast<double>(e.cycles) * usPerCycle, std::move(e.args), tid, e.cycles == 0, e.startCycle,
+              e.cycles, std::move(e.counters)};
+    into.push_back(std::move(out));
+  }
+}
+
 void ChromeTrace::deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
                                std::vector<DeviceEvent> events) {
   const double anchorUs = std::chrono::duration<double, std::micro>(anchor - origin_).count();
   const double usPerCycle = clockMhz > 0 ? 1.0 / clockMhz : 0.0;
   std::lock_guard lock(mutex_);
-  auto known = std::find(devices_.begin(), devices_.end(), device);
-  if (known == devices_.end()) known = devices_.insert(devices_.end(), std::string(device));
-  const int tid = static_cast<int>(known - devices_.begin()) + 1;
-  for (DeviceEvent& e : events) {
-    Event out{std::move(e.name), std::move(e.category), anchorUs + static_cast<double>(e.startCycle) * usPerCycle,
-              static_cast<double>(e.cycles) * usPerCycle, std::move(e.args), tid, e.cycles == 0, e.startCycle,
-              e.cycles, std::move(e.counters)};
-    events_.push_back(std::move(out));
-  }
+  append(events_, deviceTid(device), anchorUs, usPerCycle, std::move(events));
+}
+
+void ChromeTrace::deferredDeviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
+                                       DeviceEventMaker make) {
+  const double anchorUs = std::chrono::duration<double, std::micro>(anchor - origin_).count();
+  const double usPerCycle = clockMhz > 0 ? 1.0 / clockMhz : 0.0;
+  std::lock_guard lock(mutex_);
+  deferred_.push_back(Deferred{deviceTid(device), anchorUs, usPerCycle, std::move(make)});
 }
 
 size_t ChromeTrace::size() const {
   std::lock_guard lock(mutex_);
-  return events_.size();
+  size_t n = events_.size();
+  for (const Deferred& d : deferred_) n += d.make().size();
+  return n;
 }
 
 std::string ChromeTrace::json() const {
   std::lock_guard lock(mutex_);
+  std::vector<Event> made;  // the deferred device events, made now
+  for (const Deferred& d : deferred_) append(made, d.tid, d.anchorUs, d.usPerCycle, d.make());
   nlohmann::json events = nlohmann::json::array();
   // Names of the two processes and the device threads (metadata events).
   auto meta = [&](const char* what, int pid, int tid, const std::string& name) {
@@ -54,7 +74,7 @@ std::string ChromeTrace::json() const {
   for (size_t i = 0; i < devices_.size(); ++i) {
     meta("thread_name", kDevicePid, static_cast<int>(i) + 1, devices_[i] + " (device cycles)");
   }
-  for (const Event& e : events_) {
+  auto emit = [&](const Event& e) {
     nlohmann::json args = nlohmann::json::object();
     if (e.tid == 0) {
       args["clock"] = "host wall clock";
@@ -78,7 +98,9 @@ std::string ChromeTrace::json() const {
       events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"ts", e.startUs},
                         {"dur", e.durationUs}, {"pid", pid}, {"tid", tid}, {"args", args}});
     }
-  }
+  };
+  for (const Event& e : events_) emit(e);
+  for (const Event& e : made) emit(e);
   nlohmann::json doc = {{"traceEvents", events},
                         {"displayTimeUnit", "ms"},
                         {"otherData", {{"clock", "host wall clock (steady_clock), microseconds from the start of the run"},

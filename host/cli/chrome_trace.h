@@ -23,6 +23,9 @@ class ChromeTrace final : public TraceSink {
             TraceArgs args = {}) override;
   void deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
                     std::vector<DeviceEvent> events) override;
+  // Keeps `make` and calls it in json(): the run does not pay for the events.
+  void deferredDeviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
+                            DeviceEventMaker make) override;
   std::string json() const;
   size_t size() const;
 
@@ -36,10 +39,19 @@ class ChromeTrace final : public TraceSink {
     uint64_t startCycle = 0, cycles = 0;
     std::vector<std::pair<std::string, uint64_t>> counters;  // a counter sample ("ph": "C")
   };
+  struct Deferred {
+    int tid = 0;
+    double anchorUs = 0, usPerCycle = 0;
+    DeviceEventMaker make;
+  };
+  int deviceTid(std::string_view device);  // under mutex_
+  static void append(std::vector<Event>& into, int tid, double anchorUs, double usPerCycle,
+                     std::vector<DeviceEvent> events);
   std::vector<std::string> devices_;  // device-cycles threads, tid = index + 1
   Clock::time_point origin_;
   mutable std::mutex mutex_;
   std::vector<Event> events_;
+  std::vector<Deferred> deferred_;
 };
 
 }  // namespace nnfab::cli

@@ -209,6 +209,8 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   // The core clears PREEMPT when it stops; a core whose PREEMPT is a plain
   // input (the synthesized HLS kernel) needs the host to.
   finish.write(isa::kRegPREEMPT, 0);
+  TraceReadout traceReadout;  // a profiled start's counters come in the same batch
+  if (trace) traceReadout.addTo(finish);
   finish.run(backend_);
   report.coreStatus = finish.value(statusAt);
   report.haltPc = finish.value(haltPcAt);
@@ -216,7 +218,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   report.cycles = finish.value64(cyclesAt);
   report.iterations = finish.value64(iterationsAt);
   report.instret = finish.value64(instretAt);
-  if (trace) report.trace = readDeviceTrace(backend_);
+  if (trace) report.trace = traceReadout.finish(finish, backend_);
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {

@@ -28,31 +28,41 @@ void DeviceTrace::append(const DeviceTrace& later) {
   for (size_t k = 0; k < classCycles.size(); ++k) classCycles[k] += later.classCycles[k];
 }
 
-DeviceTrace readDeviceTrace(FabricBackend& backend) {
-  DeviceTrace trace;
-  RegisterBatch head;
-  const size_t countAt = head.read(isa::kRegTRACE_COUNT);
-  const size_t droppedAt = head.read(isa::kRegTRACE_DROPPED);
-  std::array<size_t, isa::kNumTraceClasses> classAt{};
+void TraceReadout::addTo(RegisterBatch& batch) {
+  countAt_ = batch.read(isa::kRegTRACE_COUNT);
+  droppedAt_ = batch.read(isa::kRegTRACE_DROPPED);
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
-    classAt[k] = head.read64(isa::kRegCLASS_CYCLES_CTRL + k * isa::kClassCyclesStride);
+    classAt_[k] = batch.read64(isa::kRegCLASS_CYCLES_CTRL + k * isa::kClassCyclesStride);
   }
-  head.run(backend);
-  const uint32_t count = std::min<uint32_t>(head.value(countAt), isa::kTRACE_DEPTH);
-  trace.dropped = head.value(droppedAt);
-  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) trace.classCycles[k] = head.value64(classAt[k]);
+}
 
-  // The ring's window, RegisterBatch::kCapacity / 2 entries per batch.
-  constexpr uint32_t kPerBatch = RegisterBatch::kCapacity / 2;
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
+  DeviceTrace trace;
+  const uint32_t count = std::min<uint32_t>(batch.value(countAt_), isa::kTRACE_DEPTH);
+  trace.dropped = batch.value(droppedAt_);
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) trace.classCycles[k] = batch.value64(classAt_[k]);
+
+  // The ring's window in one accessRegisters call (on sim one hand-off to
+  // the simulation thread for the whole ring, not one per 16 entries).
+  std::vector<RegisterAccess> ring(2 * size_t{count});
+  for (uint32_t i = 0; i < count; ++i) {
+    ring[2 * i] = RegisterAccess{RegisterAccess::Kind::READ, isa::kTRACE_RING_OFFSET + i * 8u, 0};
+    ring[2 * i + 1] = RegisterAccess{RegisterAccess::Kind::READ, isa::kTRACE_RING_OFFSET + i * 8u + kRegisterHighWord, 0};
+  }
+  if (count != 0) backend.accessRegisters(ring);
   trace.entries.reserve(count);
-  for (uint32_t first = 0; first < count; first += kPerBatch) {
-    RegisterBatch batch;
-    const uint32_t n = std::min(kPerBatch, count - first);
-    for (uint32_t i = 0; i < n; ++i) batch.read64(isa::kTRACE_RING_OFFSET + (first + i) * 8u);
-    batch.run(backend);
-    for (uint32_t i = 0; i < n; ++i) trace.entries.push_back(batch.value64(2 * i));
+  for (uint32_t i = 0; i < count; ++i) {
+    trace.entries.push_back((uint64_t{ring[2 * i + 1].value} << 32) | ring[2 * i].value);
   }
   return trace;
+}
+
+DeviceTrace readDeviceTrace(FabricBackend& backend) {
+  RegisterBatch head;
+  TraceReadout readout;
+  readout.addTo(head);
+  head.run(backend);
+  return readout.finish(head, backend);
 }
 
 }  // namespace nnfab::fabric

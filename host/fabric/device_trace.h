@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fabric/fabric_backend.h"
+#include "fabric/registers.h"
 #include "isa/trace_classes.h"
 
 namespace nnfab::fabric {
@@ -29,6 +30,20 @@ struct DeviceTrace {
   // `later` (the next start of the same step) after this one: entries up to
   // TRACE_DEPTH, the rest counted as dropped, the class cycles summed.
   void append(const DeviceTrace& later);
+};
+
+// Reading a stopped core's trace in two register batches: TRACE_COUNT,
+// TRACE_DROPPED and CLASS_CYCLES_* go into a batch the caller runs anyway
+// (CoreDriver's batch at the stop), then finish() reads the TRACE_COUNT
+// entries of the ring in one more accessRegisters call.
+class TraceReadout {
+ public:
+  void addTo(RegisterBatch& batch);
+  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend) const;
+
+ private:
+  size_t countAt_ = 0, droppedAt_ = 0;
+  std::array<size_t, isa::kNumTraceClasses> classAt_{};
 };
 
 // Reads TRACE_COUNT, TRACE_DROPPED, CLASS_CYCLES_* and the ring's entries

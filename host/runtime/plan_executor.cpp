@@ -416,9 +416,15 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
   if (ran.status.isOk() && ran.trace && run.options.trace != nullptr) {
     // Placed after the time the step waited for the core (queued or parked).
     if (fabric::FabricBackend* device = engine_.backend()) {
-      auto events = fabricTraceEvents(program->value().code, *ran.trace, ran.cycles);
-      for (auto& e : events) e.args.emplace_back("step", prepared.where());
-      run.options.trace->deviceEvents(device->name(), device->clockMhz(), started + ran.waited, std::move(events));
+      // The events are made when the sink needs them (after the run for
+      // --profile): the step pays only for reading the trace.
+      auto make = [program, trace = std::move(*ran.trace), cycles = ran.cycles, where = prepared.where()] {
+        auto events = fabricTraceEvents(program->value().code, trace, cycles);
+        for (auto& e : events) e.args.emplace_back("step", where);
+        return events;
+      };
+      run.options.trace->deferredDeviceEvents(device->name(), device->clockMhz(), started + ran.waited,
+                                              std::move(make));
     }
   }
   if (ran.status.isOk()) {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "fabric/fabric_test_util.h"
 #include "nnfab_isa_names.h"
@@ -111,6 +112,31 @@ TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
   EXPECT_EQ(b.readRegister(isa::kRegFEATURES), isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);
   EXPECT_EQ(b.readRegister(0x200), 0u);  // outside the window
   b.writeRegister(0x200, 1);
+}
+
+// HlsBackend::accessRegisters holds its lock over each run of reads: a
+// batch reads and writes exactly as the single calls do, in order (a write
+// between reads is seen by the reads after it, AP_DONE clears on its read).
+TEST(Registers, ABatchActsAsTheSingleAccessesInOrder) {
+  Loaded d(counterLoop(10));
+  HlsBackend& b = d.backend;
+  d.start();
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  std::vector<RegisterAccess> batch = {
+      {RegisterAccess::Kind::READ, isa::kRegAP_CTRL, 0},      {RegisterAccess::Kind::READ, isa::kRegAP_CTRL, 0},
+      {RegisterAccess::Kind::READ, isa::kRegINSN_LIMIT, 0},   {RegisterAccess::Kind::WRITE, isa::kRegINSN_LIMIT, 41},
+      {RegisterAccess::Kind::READ, isa::kRegINSN_LIMIT, 0},   {RegisterAccess::Kind::READ, isa::kRegCYCLES, 0},
+      {RegisterAccess::Kind::READ, isa::kRegFEATURES, 0},     {RegisterAccess::Kind::READ, 0x201, 0}};
+  b.writeRegister(isa::kRegINSN_LIMIT, 7);
+  b.accessRegisters(batch);
+  EXPECT_NE(batch[0].value & isa::kAP_DONE, 0u);
+  EXPECT_EQ(batch[1].value & isa::kAP_DONE, 0u);  // cleared by the read before
+  EXPECT_EQ(batch[2].value, 7u);
+  EXPECT_EQ(batch[4].value, 41u);
+  EXPECT_EQ(batch[5].value, b.readRegister(isa::kRegCYCLES));
+  EXPECT_NE(batch[5].value, 0u);
+  EXPECT_EQ(batch[6].value, b.readRegister(isa::kRegFEATURES));
+  EXPECT_EQ(batch[7].value, 0u);  // unaligned
 }
 
 TEST(Registers, InterruptStatusFollowsIerAndToggles) {

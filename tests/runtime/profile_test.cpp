@@ -167,6 +167,47 @@ TEST(Profile, FabricNestedLoopReportsEveryIterationOfBothLoops) {
   }
 }
 
+// A sink that takes the device events deferred (as ChromeTrace does) is
+// handed a maker during the run and the events only when it calls it: the
+// step's time holds the trace readout, not one formatted event per branch.
+class DeferringSink final : public TraceSink {
+ public:
+  void span(std::string_view, std::string_view, Clock::time_point, Clock::time_point, TraceArgs) override {}
+  void deviceEvents(std::string_view, double, Clock::time_point, std::vector<DeviceEvent>) override {
+    ++immediate;
+  }
+  void deferredDeviceEvents(std::string_view, double, Clock::time_point, DeviceEventMaker make) override {
+    makers.push_back(std::move(make));
+  }
+  int immediate = 0;
+  std::vector<DeviceEventMaker> makers;
+};
+
+TEST(Profile, FabricEventsAreMadeWhenTheSinkAsks) {
+  FabricDevice hls = traceDevice();
+  const Model model = testing::nestedLoops();
+  DeferringSink deferring;
+  DeviceRecordingSink recording;
+  for (TraceSink* sink : std::initializer_list<TraceSink*>{&deferring, &recording}) {
+    ExecutionOptions options;
+    options.trace = sink;
+    const ExecutionResult r = testing::runOn(hls, model, {testing::int32s({1}, {5})}, options);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  }
+  EXPECT_EQ(deferring.immediate, 0);
+  ASSERT_EQ(deferring.makers.size(), 1u);
+  const std::vector<TraceSink::DeviceEvent> made = deferring.makers.front()();
+  // The same events as a sink that takes them at once.
+  ASSERT_EQ(made.size(), recording.events.size());
+  for (size_t i = 0; i < made.size(); ++i) {
+    EXPECT_EQ(made[i].name, recording.events[i].name);
+    EXPECT_EQ(made[i].startCycle, recording.events[i].startCycle);
+    EXPECT_EQ(made[i].cycles, recording.events[i].cycles);
+    EXPECT_EQ(made[i].args, recording.events[i].args);
+  }
+  EXPECT_EQ(made.size(), deferring.makers.front()().size());  // a maker may be called again
+}
+
 TEST(Profile, FabricIfReportsTheBranchTaken) {
   FabricDevice hls = traceDevice();
   const Model model = testing::intIf();
