@@ -244,7 +244,8 @@ FC_OUTPUTS:
                 floatBits(applyActivation(act, acc + bias)));
     }
   }
-  TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleFc, batch, units, inputSize, 0})};
+  TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleFc, batch, units, inputSize,
+                                                                  fcAlignment(op.src[0], op.src[1], op.src[2], op.dst)})};
   return done;
 }
 

@@ -25,7 +25,7 @@ enum CycleEvent : uint32_t {
   kCycleTensor,         // the vector engine: a = fn, b = elements, c = read bytes, d = write bytes
   kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
   kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
-  kCycleFc,           // FC: a = batch, b = units, c = input_size
+  kCycleFc,           // FC: a = batch, b = units, c = input_size, d = fcAlignment(...)
 };
 
 struct CycleQuery {
@@ -55,12 +55,107 @@ static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t ele
   return maxU64(elements, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
 }
 
-// FC's outputs in waves of one batch row and up to FC_LANES * FC_INTERLEAVE
-// units (docs/isa.md "Cycle model", fc).
+// FC (docs/isa.md "Cycle model", fc): the engine of docs/rtl.md ("FLOAT32 in
+// the tensor unit", FC) played burst by burst. Outputs go in waves of one
+// batch row and up to FC_LANES * FC_INTERLEAVE units; a wave's input_size in
+// chunks of kFcChunkWords words; a chunk is fetched as streams (the input's
+// words, every row's words, with the wave's last chunk the bias), each in
+// bursts split at 4 KB, through a memory of mem_latency and kFcReadSlots
+// outstanding bursts answering one beat per cycle; the fetch runs at most
+// two chunks ahead of the rounds; a chunk's rounds (FC_INTERLEAVE cycles
+// each) start once its last beat is written, a wave's after the previous
+// wave's writes.
 static constexpr uint64_t kFcWaveUnits = uint64_t{isa::kFC_LANES} * isa::kFC_INTERLEAVE;
-static constexpr uint64_t fcWaves(uint64_t batch, uint64_t units) { return batch * ceilDiv(units, kFcWaveUnits); }
-static constexpr uint64_t fcReadBytes(uint64_t batch, uint64_t units, uint64_t inputSize) {
-  return 4u * (fcWaves(batch, units) * inputSize + batch * units * (inputSize + 1u));
+static constexpr uint64_t kFcChunkWords = 128u;
+static constexpr uint64_t kFcBeatWords = isa::kMEM_BEAT_BYTES / 4u;
+static constexpr uint64_t kFcReadSlots = 8u;  // the memory's outstanding read bursts
+// The engine's fixed steps, in cycles (rtl/nnfab_tensor_fc.sv): start to
+// the first burst; a stream's first burst after the previous stream's last
+// (G_NEXT, G_INIT, G_ISSUE) and a chunk's (G_CHUNK too); a chunk's last
+// beat to its first round (beat stage, bank write); a wave's last round to
+// its first write (operand stages, the lanes' fc_latency, C_DRAIN); the
+// tensor unit's steps around the engine beyond the formula's "2 +
+// mem_latency" (its start and done handshakes; measured on sim, the same
+// for every shape).
+static constexpr uint64_t kFcFirstBurst = 2u;
+static constexpr uint64_t kFcStreamStep = 3u;
+static constexpr uint64_t kFcChunkStep = 4u;
+static constexpr uint64_t kFcRoundGo = 2u;
+static constexpr uint64_t kFcDrain = isa::kCycle_fc_latency + 4u;
+static constexpr uint64_t kFcAround = 10u;
+
+// The alignment argument of kCycleFc: the byte offsets mod 4 KB of the
+// input, the weights, the bias and the output, 12 bits each from bit 0 (the
+// data region starts on a 4 KB boundary).
+static constexpr uint64_t fcAlignment(uint64_t x, uint64_t w, uint64_t b, uint64_t out) {
+  return (x & 4095u) | (w & 4095u) << 12 | (b & 4095u) << 24 | (out & 4095u) << 36;
+}
+
+// The memory as the fetch sees it: issue times of bursts and the cycle of
+// each one's last beat.
+struct FcPort {
+  uint64_t lastBeat[kFcReadSlots];  // of the last kFcReadSlots bursts, by burst number mod kFcReadSlots
+  uint64_t bursts;
+  uint64_t beatEnd;  // the last beat so far
+  uint64_t issue;    // the earliest cycle of the fetcher's next burst
+};
+// A stream of m words at byte offset addr (mod 4 KB): its bursts, each
+// issued once the fetcher and a memory slot are free.
+static constexpr void fcStream(FcPort& port, uint64_t memLatency, uint64_t addr, uint64_t m) {
+  uint64_t p = addr & 4095u;
+  uint64_t beats = (p % isa::kMEM_BEAT_BYTES + 4u * m + isa::kMEM_BEAT_BYTES - 1u) / isa::kMEM_BEAT_BYTES;
+  p -= p % isa::kMEM_BEAT_BYTES;
+  uint64_t at = port.issue;
+  while (beats != 0) {
+    const uint64_t to4k = (4096u - p) / isa::kMEM_BEAT_BYTES;
+    const uint64_t len = beats < to4k ? beats : to4k;
+    if (port.bursts >= kFcReadSlots) at = maxU64(at, port.lastBeat[port.bursts % kFcReadSlots] + 1u);
+    port.beatEnd = maxU64(at + memLatency, port.beatEnd + 1u) + len - 1u;
+    port.lastBeat[port.bursts % kFcReadSlots] = port.beatEnd;
+    ++port.bursts;
+    beats -= len;
+    p = (p + len * isa::kMEM_BEAT_BYTES) & 4095u;
+    at += 1u;
+  }
+  port.issue = at - 1u + kFcStreamStep;
+}
+
+static constexpr uint64_t fcCycles(const CycleParams& p, uint64_t batch, uint64_t units, uint64_t inputSize,
+                                   uint64_t align) {
+  const uint64_t xAddr = align & 4095u, wAddr = (align >> 12) & 4095u, bAddr = (align >> 24) & 4095u;
+  const uint64_t oAddr = (align >> 36) & 4095u;
+  const uint64_t chunks = ceilDiv(inputSize, kFcChunkWords);
+  const uint64_t lastWords = inputSize - (chunks - 1u) * kFcChunkWords;
+  const uint64_t perRow = ceilDiv(units, kFcWaveUnits);
+  const uint64_t rowBytes = 4u * inputSize;
+  FcPort port = {{0, 0, 0, 0, 0, 0, 0, 0}, 0, 0, kFcFirstBurst};
+  uint64_t roundsEnd = 0;   // the last round of the latest chunk
+  uint64_t roundsEnd2 = 0;  // ... of the one before (the ring's other half)
+  uint64_t writesEnd = 0;   // the latest wave's last write
+  uint64_t chunk = 0;
+  for (uint64_t w = 0; w < batch * perRow; ++w) {
+    const uint64_t b = w / perRow, u0 = (w % perRow) * kFcWaveUnits;
+    const uint64_t n = units - u0 < kFcWaveUnits ? units - u0 : kFcWaveUnits;
+    for (uint64_t c = 0; c < chunks; ++c, ++chunk) {
+      const bool last = c + 1u == chunks;
+      const uint64_t m = last ? lastWords : kFcChunkWords;
+      const uint64_t at = (c * kFcChunkWords * 4u) & 4095u;
+      // The ring: the chunk two back has finished its rounds.
+      if (chunk >= 2u) port.issue = maxU64(port.issue, roundsEnd2 + kFcChunkStep - 1u);
+      fcStream(port, p.mem_latency, xAddr + ((b & 4095u) * rowBytes & 4095u) + at, m);
+      for (uint64_t k = 0; k < n; ++k) fcStream(port, p.mem_latency, wAddr + (((u0 + k) & 4095u) * rowBytes & 4095u) + at, m);
+      if (last) fcStream(port, p.mem_latency, bAddr + 4u * u0, n);
+      port.issue += kFcChunkStep - kFcStreamStep;
+      uint64_t go = maxU64(port.beatEnd + kFcRoundGo, roundsEnd + 1u);
+      if (c == 0) go = maxU64(go, writesEnd);
+      roundsEnd2 = roundsEnd;
+      roundsEnd = go + (m + (last ? 1u : 0u)) * isa::kFC_INTERLEAVE - 1u;
+    }
+    // Slot s's units as one beat, or two when the output is not aligned.
+    const uint64_t o = (oAddr / 4u + (b % kFcBeatWords) * (units % kFcBeatWords) + u0) % kFcBeatWords;
+    writesEnd = roundsEnd + kFcDrain + ceilDiv(n, kFcBeatWords) * (o == 0 ? 1u : 2u);
+  }
+  return writesEnd + kFcAround;
 }
 
 // Every formula of the model. A tensor instruction's read bytes count each
@@ -90,9 +185,7 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
              elementStreamCycles(p, q.b, q.c);
     case kCycleFc:
       if (q.a == 0 || q.b == 0 || q.c == 0) return kTensorFixedCycles + p.mem_latency;
-      return kTensorFixedCycles + p.mem_latency + isa::kCycle_fc_latency +
-             maxU64(maxU64(ceilBeats(fcReadBytes(q.a, q.b, q.c)), ceilBeats(4u * q.a * q.b)),
-                    fcWaves(q.a, q.b) * q.c * isa::kFC_INTERLEAVE);
+      return kTensorFixedCycles + p.mem_latency + fcCycles(p, q.a, q.b, q.c, q.d);
   }
   return 0;
 }

@@ -246,11 +246,14 @@ module nnfab_tensor_fc (
   logic t_is_bias, t_is_last_w;
   assign t_is_bias = t == insz_q;
   assign t_is_last_w = t == insz_m1;
-  // A round starts in slot 0's read cycle when its chunk has arrived.
+  // A round starts in any slot's read cycle once its chunk has arrived and
+  // reads the 8 slots from there on (each slot still sees its terms in
+  // order, 8 or more cycles apart): no wait for slot 0 after a stall.
   logic round_go;
-  assign round_go = cstate == C_ROUNDS && sc == 3'd0 && !in_round && avail != 2'd0;
+  logic [2:0] r_end_sc;  // the round's last slot: the one before its first
+  assign round_go = cstate == C_ROUNDS && !in_round && avail != 2'd0;
   assign reading = round_go || in_round;
-  assign round_last = reading && sc == 3'd7;
+  assign round_last = in_round && sc == r_end_sc;
   // A chunk's rounds are done with its last round (t mod 128 = 127, or the
   // bias round).
   logic chunk_done;
@@ -494,7 +497,10 @@ module nnfab_tensor_fc (
       avail <= avail + {1'b0, s1_valid && s1_end} - {1'b0, chunk_done};
 
       // ---- rounds
-      if (round_go) in_round <= 1'b1;
+      if (round_go) begin
+        in_round <= 1'b1;
+        r_end_sc <= sc - 3'd1;
+      end
       if (round_last) begin
         in_round <= 1'b0;
         if (t_is_bias) begin

@@ -233,30 +233,48 @@ TEST(SimFloat, FullyConnectedLargerThanAWaveWithUnalignedRowsMatchesTheHlsCore) 
 }
 
 // FC's cycles on sim against the cycle model's `fc` formula (the hls
-// device's figure): the model is the port-bound target (FC_LANES lanes fed
-// one weight beat per cycle), so sim may never beat it; the one-lane engine
-// of docs/rtl.md ("FLOAT32 in the tensor unit", FC) is far above it. The
-// ratio is recorded, not asserted: docs/performance.md has the figures.
-TEST(SimFloat, FullyConnectedCyclesAreBoundedBelowByTheCycleModel) {
+// device's figure, docs/isa.md "Cycle model"): they agree within
+// kFcCycleBound per instruction over batch 1/3/4, few and many units (one,
+// two and three waves), short, unaligned and multi-chunk rows, and unaligned
+// input, weights, bias and output.
+// The bound docs/isa.md gives (`fc`): the model plays the engine burst by
+// burst but not its write port (write stalls) or every handshake; measured
+// differences are within 12 cycles (docs/performance.md).
+constexpr int64_t kFcCycleBound = 32;
+
+TEST(SimFloat, FullyConnectedCyclesAgreeWithTheCycleModel) {
   std::mt19937 rng(7);
-  struct Shape {
-    uint32_t batch, units, in;
-  };
-  for (const Shape s : {Shape{1, 2, 2}, Shape{1, 128, 64}, Shape{3, 130, 20}, Shape{1, 256, 256}, Shape{1, 128, 128},
-                        Shape{1, 16, 256}, Shape{2, 128, 512}, Shape{1, 200, 100}, Shape{4, 8, 8}}) {
-    const FcLayout l = fcLayout(s.batch, s.units, s.in, 0);
-    const std::vector<uint8_t> image = fcImage(l, s.batch, s.units, s.in, 0, rng, false);
-    const Outcome with = runSim(fcProgram(l, true), image, image.size());
-    const Outcome without = runSim(fcProgram(l, false), image, image.size());
-    EXPECT_CORE_STATUS(with, isa::kStatusDONE);
-    // The instruction's own cycles (the NOP it replaces costs 1).
-    const uint64_t cycles = with.report.cycles - without.report.cycles + 1;
-    const uint64_t model =
-        hls::cycleCost(hls::kDefaultCycleParams, hls::CycleQuery{hls::kCycleFc, s.batch, s.units, s.in, 0});
-    EXPECT_GE(cycles, model) << s.batch << "x" << s.units << "x" << s.in;
-    RecordProperty("fc_" + std::to_string(s.batch) + "x" + std::to_string(s.units) + "x" + std::to_string(s.in) +
-                       "_sim_over_model_x100",
-                   static_cast<int>(100 * cycles / model));
+  const uint32_t batches[] = {1, 3, 4};
+  const uint32_t unitCounts[] = {1, 5, 16, 129, 200, 257};
+  const uint32_t inputSizes[] = {5, 17, 48, 256};
+  uint32_t index = 0;
+  for (const uint32_t batch : batches) {
+    for (const uint32_t units : unitCounts) {
+      for (const uint32_t in : inputSizes) {
+        // Every other shape with every base off its beat alignment.
+        ++index;
+        const uint32_t skew = (index % 2) * 4 * (1 + index % 15);
+        auto up = [](uint32_t v) { return (v + 63u) & ~63u; };
+        FcLayout l{};
+        l.x = 64 + (skew / 2 & ~3u);
+        l.w = up(l.x + 4 * batch * in) + skew;
+        l.bias = up(l.w + 4 * units * in) + skew;
+        l.out = up(l.bias + 4 * units) + skew;
+        l.bytes = up(l.out + 4 * batch * units);
+        const std::vector<uint8_t> image = fcImage(l, batch, units, in, 0, rng, false);
+        const Outcome with = runSim(fcProgram(l, true), image, image.size());
+        const Outcome without = runSim(fcProgram(l, false), image, image.size());
+        EXPECT_CORE_STATUS(with, isa::kStatusDONE);
+        // The instruction's own cycles (the NOP it replaces costs 1).
+        const uint64_t cycles = with.report.cycles - without.report.cycles + 1;
+        const uint64_t model =
+            hls::cycleCost(hls::kDefaultCycleParams,
+                           hls::CycleQuery{hls::kCycleFc, batch, units, in, hls::fcAlignment(l.x, l.w, l.bias, l.out)});
+        const int64_t diff = static_cast<int64_t>(cycles) - static_cast<int64_t>(model);
+        EXPECT_LE(diff < 0 ? -diff : diff, kFcCycleBound)
+            << batch << "x" << units << "x" << in << " skew " << skew << ": sim " << cycles << ", model " << model;
+      }
+    }
   }
 }
 
