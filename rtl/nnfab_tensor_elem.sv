@@ -256,11 +256,17 @@ module nnfab_tensor_elem #(
   logic [5:0] c1_off[3];
   logic [31:0] v[3];
   logic [543:0] line_pad[3];
+  // Only in E_RUN, the one state in which C2 takes v (c_go): a Verilated
+  // model skips an untaken `if` (docs/sim.md "Where the time goes").
   always_comb begin
     for (int s = 0; s < 3; s++) begin
-      line_pad[s] = {32'd0, cache[s]};
-      if (sb[s] == 3'd4) v[s] = line_pad[s][{1'b0, c1_off[s], 3'd0}+:32];
-      else v[s] = {24'd0, line_pad[s][{1'b0, c1_off[s], 3'd0}+:8]};
+      line_pad[s] = '0;
+      v[s] = '0;
+      if (state == E_RUN) begin
+        line_pad[s] = {32'd0, cache[s]};
+        if (sb[s] == 3'd4) v[s] = line_pad[s][{1'b0, c1_off[s], 3'd0}+:32];
+        else v[s] = {24'd0, line_pad[s][{1'b0, c1_off[s], 3'd0}+:8]};
+      end
     end
   end
 

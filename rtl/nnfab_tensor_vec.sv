@@ -168,10 +168,17 @@ module nnfab_tensor_vec #(
   // the stored beat is byte (j + rel) % 64 of the read beat. The rotation
   // sits between the read data and the FIFO's memory, not between the
   // FIFO and the ALU.
+  // Only while the engine works (its FIFOs take no beat when idle): an
+  // untaken `if` is code a Verilated model skips (docs/sim.md "Where the
+  // time goes"); in hardware the state is one more input of the last mux.
   always_comb
     for (int s = 0; s < 3; s++) begin
-      r_twice[s] = {r_data, r_data} >> {rel[s], 3'd0};
-      f_in[s] = r_twice[s][511:0];
+      r_twice[s] = '0;
+      f_in[s] = '0;
+      if (state != V_IDLE) begin
+        r_twice[s] = {r_data, r_data} >> {rel[s], 3'd0};
+        f_in[s] = r_twice[s][511:0];
+      end
     end
 
   genvar g;
@@ -220,12 +227,17 @@ module nnfab_tensor_vec #(
       // (no borrow): the registered flag, not a 58-bit compare in front of
       // the FIFOs' pop and count.
       prime_ready = prime_ready && (!used[s] || borrow[s] || f_valid[s]);
-      for (int j = 0; j < 64; j++)
-        window[s][j*8+:8] = from_cur[s][j] ? cur[s][j*8+:8] : next_beat[s][j*8+:8];
+      // The windows and the ALU only in V_STEP, the one state whose step
+      // (fire) takes the result: skipped by the Verilated model otherwise.
+      window[s] = '0;
+      if (state == V_STEP)
+        for (int j = 0; j < 64; j++)
+          window[s][j*8+:8] = from_cur[s][j] ? cur[s][j*8+:8] : next_beat[s][j*8+:8];
     end
   end
 
   nnfab_vec_alu u_valu (
+      .en(state == V_STEP),
       .fn(fn_q),
       .byte_lanes(bytes_q),
       .a(window[0]),
