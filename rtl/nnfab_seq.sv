@@ -444,11 +444,19 @@ module nnfab_seq (
   // ------------------------------------------------------ context image
   // Built only in S_SAVE, the one state that reads it: a Verilated model
   // skips an untaken `if`, so the 2,048 bits are not copied on every cycle
-  // (docs/sim.md "Where the time goes").
+  // (docs/sim.md "Evaluation gating"). For synthesis the gate is constant:
+  // the image is read only in S_SAVE anyway, and the hardware stays as it
+  // was timed.
+  logic save_gate;
+`ifdef SYNTHESIS
+  assign save_gate = 1'b1;
+`else
+  assign save_gate = state == S_SAVE;
+`endif
   logic [2047:0] ctx_image;
   always_comb begin
     ctx_image = '0;
-    if (state == S_SAVE) begin
+    if (save_gate) begin
       ctx_image[NNFAB_CTX_MAGIC*32+:32] = NNFAB_CONTEXT_MAGIC;
       ctx_image[NNFAB_CTX_PC*32+:32] = pc;
       ctx_image[NNFAB_CTX_WD_ARMED*32+:32] = {31'd0, wd_armed};

@@ -5,8 +5,8 @@
 // a Verilated model evaluates every instance's logic on every clock edge, but
 // skips the body of an untaken `if`, so the 80 lanes cost the co-simulation
 // nothing while the engine does not step (docs/sim.md "Where the time goes").
-// In hardware `en` is one more input of the last LUT (the lane select): y is
-// 0 when it is low, and the engine takes y only when it steps.
+// y is 0 while `en` is low; the engine takes y only when it steps, and ties
+// `en` high for synthesis (nnfab_tensor_vec, step_gate).
 // The functions are nnfab_alu's plain W = 32 and W = 8 builds, case for case;
 // the vector tests of test_rtl and the differential suite compare the two.
 `include "nnfab_isa.svh"
