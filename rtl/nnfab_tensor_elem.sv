@@ -256,7 +256,7 @@ module nnfab_tensor_elem #(
   logic [5:0] c1_off[3];
   // The select is a function called in the registered branch that takes
   // its result (C1 -> C2 on c_go): a Verilated model skips it while the
-  // engine does not move (docs/sim.md "Where the time goes").
+  // engine does not move (docs/sim.md "Evaluation gating").
   function automatic [31:0] operand(input [511:0] line, input [5:0] off, input [2:0] size);
     logic [543:0] line_pad;
     line_pad = {32'd0, line};

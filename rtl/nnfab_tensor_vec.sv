@@ -169,8 +169,8 @@ module nnfab_tensor_vec #(
   // sits between the read data and the FIFO's memory, not between the
   // FIFO and the ALU.
   // Only while the engine works (its FIFOs take no beat when idle): an
-  // untaken `if` is code a Verilated model skips (docs/sim.md "Where the
-  // time goes"); in hardware the state is one more input of the last mux.
+  // untaken `if` is code a Verilated model skips (docs/sim.md "Evaluation
+  // gating"); in hardware the state is one more input of the last mux.
   always_comb
     for (int s = 0; s < 3; s++) begin
       r_twice[s] = '0;
@@ -219,7 +219,7 @@ module nnfab_tensor_vec #(
   // otherwise (docs/sim.md "Evaluation gating"). For synthesis the gate is
   // constant (the values outside V_STEP are never used): as a state decode
   // in front of the select and behind the ALU it made the write beat's path
-  // 17 cells instead of 15 (docs/rtl.md "Timing").
+  // 17 cells instead of 15 (docs/performance.md, branch `gate`).
   logic step_gate;
 `ifdef SYNTHESIS
   assign step_gate = 1'b1;
