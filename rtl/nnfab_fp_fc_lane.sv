@@ -47,9 +47,13 @@ module nnfab_fp_fc_lane (
   nnfab_fp_mul u_mul (
       .clk(clk), .rst(rst), .in_valid(in_valid), .a(x), .b(w), .out_valid(prod_valid), .y(prod));
   logic [8*MUL_LATENCY-1:0] mtag;
+  // The tag pipelines move only while active (the Verilated model skips
+  // them when idle): every term and result is inside an active stretch, so
+  // what they hold outside one has no valid, first or last bit set, and
+  // slot and act are read only with those.
   always_ff @(posedge clk) begin
     if (rst) mtag <= '0;
-    else mtag <= {mtag[8*(MUL_LATENCY-1)-1:0], in_valid, in_valid && first, in_valid && last, act, slot};
+    else if (active) mtag <= {mtag[8*(MUL_LATENCY-1)-1:0], in_valid, in_valid && first, in_valid && last, act, slot};
   end
   logic p_first, p_last;
   logic [1:0] p_act;
@@ -67,7 +71,7 @@ module nnfab_fp_fc_lane (
   logic [6*ADD_LATENCY-1:0] atag;  // {last, act, slot}
   always_ff @(posedge clk) begin
     if (rst) atag <= '0;
-    else atag <= {atag[6*(ADD_LATENCY-1)-1:0], p_last, p_act, p_slot};
+    else if (active) atag <= {atag[6*(ADD_LATENCY-1)-1:0], p_last, p_act, p_slot};
   end
   logic s_last;
   logic [1:0] s_act;
@@ -80,8 +84,10 @@ module nnfab_fp_fc_lane (
       .clk(clk), .rst(rst), .in_valid(s_last), .op(s_act == 2'd0 ? 4'd6 : {2'b10, s_act} - 4'd1),
       .a(sum), .b(sum), .out_valid(out_valid), .y(y));
   always_ff @(posedge clk) begin
-    slot_q1 <= s_slot;
-    slot_q2 <= slot_q1;
+    if (active) begin
+      slot_q1 <= s_slot;
+      slot_q2 <= slot_q1;
+    end
   end
   assign out_slot = slot_q2;
 

@@ -254,15 +254,15 @@ module nnfab_tensor_elem #(
   // hardware reads as don't-care but a C++ simulation reads out of bounds.
   logic c1_v;
   logic [5:0] c1_off[3];
-  logic [31:0] v[3];
-  logic [543:0] line_pad[3];
-  always_comb begin
-    for (int s = 0; s < 3; s++) begin
-      line_pad[s] = {32'd0, cache[s]};
-      if (sb[s] == 3'd4) v[s] = line_pad[s][{1'b0, c1_off[s], 3'd0}+:32];
-      else v[s] = {24'd0, line_pad[s][{1'b0, c1_off[s], 3'd0}+:8]};
-    end
-  end
+  // The select is a function called in the registered branch that takes
+  // its result (C1 -> C2 on c_go): a Verilated model skips it while the
+  // engine does not move (docs/sim.md "Evaluation gating").
+  function automatic [31:0] operand(input [511:0] line, input [5:0] off, input [2:0] size);
+    logic [543:0] line_pad;
+    line_pad = {32'd0, line};
+    if (size == 3'd4) operand = line_pad[{1'b0, off, 3'd0}+:32];
+    else operand = {24'd0, line_pad[{1'b0, off, 3'd0}+:8]};
+  endfunction
 
   // C2: the operands.
   logic c2_v;
@@ -494,7 +494,7 @@ module nnfab_tensor_elem #(
         for (int s = 0; s < 3; s++) c1_off[s] <= rec_out[s*7+:6];
         // C1 -> C2
         c2_v <= c1_v;
-        for (int s = 0; s < 3; s++) v_q[s] <= v[s];
+        for (int s = 0; s < 3; s++) v_q[s] <= operand(cache[s], c1_off[s], sb[s]);
       end
       if (c2_v && is_div && div_done) begin
         alu_q <= div_q;

@@ -113,7 +113,8 @@ module nnfab_tensor_fp (
   always_ff @(posedge clk) begin
     if (rst) r_v <= 1'b0;
     else r_v <= add_v || mul_v || div_v || cvt_v || cmp_v;
-    r_y <= add_v ? add_y : mul_v ? mul_y : div_v ? div_y : cvt_v ? cvt_y : cmp_y;
+    // Enabled like the units' stages: r_y is read only with r_v.
+    if (add_v || mul_v || div_v || cvt_v || cmp_v) r_y <= add_v ? add_y : mul_v ? mul_y : div_v ? div_y : cvt_v ? cvt_y : cmp_y;
   end
 
   nnfab_fp_cmp u_act (
