@@ -249,7 +249,6 @@ module nnfab_tensor_vec #(
   end
 
   nnfab_vec_alu u_valu (
-      .en(step_gate),
       .fn(fn_q),
       .byte_lanes(bytes_q),
       .a(window[0]),
