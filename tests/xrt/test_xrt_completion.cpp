@@ -109,11 +109,12 @@ TEST(XrtCompletion, AWakeRequestEndsAWaitInProgressOnly) {
   for (bool withInterrupt : {false, true}) {
     FakeCore core;
     std::atomic<uint64_t> wakeups{7};  // earlier wakes do not end a new wait
+    // Taken before the waker starts: the wake comes at least 30 ms after it.
+    const auto start = std::chrono::steady_clock::now();
     std::thread waker([&] {
       std::this_thread::sleep_for(30ms);
       ++wakeups;
     });
-    const auto start = std::chrono::steady_clock::now();
     EXPECT_EQ(waitForCompletion(core.hooks(withInterrupt), CompletionTiming{}, 10s, wakeups), WaitOutcome::TIMED_OUT);
     waker.join();
     const auto took = std::chrono::steady_clock::now() - start;
