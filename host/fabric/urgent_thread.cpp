@@ -107,6 +107,39 @@ bool PiMutex::try_lock() { return pthread_mutex_trylock(&mutex_) == 0; }
 
 namespace {
 
+// Whether the calling thread raised itself (raiseSelf) and has not undone it.
+thread_local bool tSelfRaised = false;
+
+bool setPolicy(int policy) {
+  sched_param param{};
+  param.sched_priority = policy == SCHED_FIFO ? sched_get_priority_min(SCHED_FIFO) : 0;
+  return pthread_setschedparam(pthread_self(), policy, &param) == 0;
+}
+
+}  // namespace
+
+bool raiseSelf() {
+  const bool raised = raiseToUrgent(pthread_self());
+  if (raised) tSelfRaised = true;
+  return raised;
+}
+
+void restoreSelf() {
+  restoreOrdinary(pthread_self());
+  tSelfRaised = false;
+}
+
+OrdinaryWhileWaiting::OrdinaryWhileWaiting() {
+  if (tSelfRaised && sched_getscheduler(0) == SCHED_FIFO) dropped_ = setPolicy(SCHED_OTHER);
+}
+
+OrdinaryWhileWaiting::~OrdinaryWhileWaiting() {
+  // Still owed its urgency (nothing restored it meanwhile): raised again.
+  if (dropped_ && tSelfRaised && sched_getscheduler(0) == SCHED_OTHER) setPolicy(SCHED_FIFO);
+}
+
+namespace {
+
 std::chrono::nanoseconds threadCpuTime() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -117,14 +150,14 @@ std::chrono::nanoseconds threadCpuTime() {
 
 UrgentExecution::UrgentExecution(bool wanted, std::chrono::nanoseconds budget) : budget_(budget) {
   if (!wanted) return;
-  raised_ = raiseToUrgent(pthread_self());
+  raised_ = raiseSelf();
   if (raised_) cpuAtStart_ = threadCpuTime();
 }
 
 UrgentExecution::~UrgentExecution() { drop(); }
 
 void UrgentExecution::drop() {
-  if (raised_) restoreOrdinary(pthread_self());
+  if (raised_) restoreSelf();
   raised_ = false;
 }
 
@@ -150,7 +183,7 @@ UrgentExecution::Pause::~Pause() {
     execution_->spent_ = true;
     return;
   }
-  execution_->raised_ = raiseToUrgent(pthread_self());
+  execution_->raised_ = raiseSelf();
 }
 
 }  // namespace nnfab::fabric

@@ -37,18 +37,42 @@ bool raiseToUrgent(pthread_t thread);
 // Back to SCHED_OTHER (its nice value is kept).
 void restoreOrdinary(pthread_t thread);
 
+// The calling thread raising itself, and undoing that: what UrgentScope
+// and UrgentExecution use. The thread remembers that it raised itself, so
+// that OrdinaryWhileWaiting can tell its own urgency from one another
+// thread gave it (a nudge, a PREEMPT request) or its owner chose.
+bool raiseSelf();
+void restoreSelf();
+
 // The calling thread, urgent for the scope's lifetime (when permitted).
 class UrgentScope {
  public:
-  explicit UrgentScope(bool wanted = true) : raised_(wanted && raiseToUrgent(pthread_self())) {}
+  explicit UrgentScope(bool wanted = true) : raised_(wanted && raiseSelf()) {}
   ~UrgentScope() {
-    if (raised_) restoreOrdinary(pthread_self());
+    if (raised_) restoreSelf();
   }
   UrgentScope(const UrgentScope&) = delete;
   UrgentScope& operator=(const UrgentScope&) = delete;
 
  private:
   bool raised_;
+};
+
+// For a wait whose end nobody hurries (a core that runs on after its start,
+// a long fabric step): a thread that raised itself is ordinary while it
+// waits and urgent again afterwards. A real-time thread that wakes every
+// poll interval would otherwise take the CPU from the very thread that runs
+// the core (the hls worker) each time. A raise by another thread is kept:
+// a holder the scheduler nudged must see its stop at once.
+class OrdinaryWhileWaiting {
+ public:
+  OrdinaryWhileWaiting();
+  ~OrdinaryWhileWaiting();
+  OrdinaryWhileWaiting(const OrdinaryWhileWaiting&) = delete;
+  OrdinaryWhileWaiting& operator=(const OrdinaryWhileWaiting&) = delete;
+
+ private:
+  bool dropped_ = false;
 };
 
 // A mutex with priority inheritance (PTHREAD_PRIO_INHERIT): an ordinary
