@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 
 #include "bench_groups.h"
 #include "cpu/cpu_executor.h"
+#include "cpu/interpreter.h"
 #include "cpu/program.h"
 #include "models/loop_models.h"
 #include "models/model_builder.h"
@@ -121,12 +123,68 @@ Status measureTimeout(const Context& context, Report& report) {
   return Status::ok();
 }
 
+// The thread's CPU time in ns.
+double threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// The least thread CPU time of kRuns interpretations of the counter loop at
+// n on frames only (no register code): the path every WHILE that does not
+// qualify for register code takes, and the one the partitioner prices the
+// host interpreter's control flow at (docs/runtime.md "Capabilities"). CPU
+// time, not wall time: a run of 10^5 iterations on frames takes tens of ms,
+// which a loaded machine slices; the register-code runs are short enough
+// for onDeviceNs.
+Result<double> bestFramesNs(const Model& model, const cpu::PreparedProgram& frames, uint32_t n) {
+  const std::vector<TensorValue> inputs = {models::int32s({1}, {static_cast<int32_t>(n)})};
+  ExecutionOptions options;
+  options.loopTimeout = kLoopTimeoutMaximum;
+  double best = 0;
+  for (int r = 0; r < kRuns; ++r) {
+    cpu::Interpreter interpreter(model, frames, options);
+    const double start = threadCpuNs();
+    Status status = interpreter.run(inputs);
+    const double ns = threadCpuNs() - start;
+    if (!status.isOk()) return std::move(status).withContext(fmt::format("frames, n = {}", n));
+    if (interpreter.scalarLoopRuns() != 0) return generalFailure("the frames-only program ran register code");
+    auto outputs = interpreter.takeOutputs();
+    if (!outputs.isOk()) return std::move(outputs).takeStatus();
+    if (models::values<int32_t>(outputs->at(0)).at(0) != static_cast<int32_t>(n)) {
+      return generalFailure(fmt::format("the frames loop did not end at i = {}", n));
+    }
+    best = r == 0 ? ns : std::min(best, ns);
+  }
+  return best;
+}
+
+Status measureFrames(const Context& context, Report& report) {
+  const Model model = models::counterLoop(false);
+  const cpu::PreparedProgram frames = cpu::lowerModel(model, cpu::LowerOptions{.scalarLoops = false});
+  const uint32_t n1 = context.sizes.loopN1;
+  const uint32_t n2 = context.sizes.cpuLoopN2;
+  context.tell(fmt::format("cpu counter_loop on frames n={} and n={}", n1, n2));
+  auto a = bestFramesNs(model, frames, n1);
+  if (!a.isOk()) return std::move(a).takeStatus();
+  auto b = bestFramesNs(model, frames, n2);
+  if (!b.isOk()) return std::move(b).takeStatus();
+  report
+      .add("cpu.counter_loop_frames.marginal_ns_per_iteration", "ns/iteration",
+           (*b - *a) / static_cast<double>(n2 - n1),
+           "the counter loop interpreted on frames only (register code off), (cpu(n2) - cpu(n1)) / (n2 - n1) in "
+           "thread CPU time, best of the runs")
+      .with({{"n1", n1}, {"n2", n2}, {"runs", kRuns}});
+  return Status::ok();
+}
+
 }  // namespace
 
 Status runCpuGroup(const Context& context, Report& report) {
   for (bool accumulate : {false, true}) {
     if (Status s = measureLoop(context, report, accumulate); !s.isOk()) return s;
   }
+  if (Status s = measureFrames(context, report); !s.isOk()) return s;
   return measureTimeout(context, report);
 }
 

@@ -9,6 +9,7 @@
 #include "api/client.h"
 #include "api/prepared_model.h"
 #include "backends/hls_backend.h"
+#include "fabric/urgent_thread.h"
 #include "runtime/fabric_device.h"
 #include "models/loop_models.h"
 #include "models/model_builder.h"
@@ -93,8 +94,9 @@ std::vector<QosBenchRow> runQosBench(const QosBenchOptions& options) {
 std::string formatQosTable(const QosBenchOptions& o, const std::vector<QosBenchRow>& rows) {
   std::string out = fmt::format(
       "HIGH executions: counter loop of {} iterations, {} samples; LOW: {} executions of {} iterations kept in "
-      "flight by the same client; deadline {} us\n\n",
-      o.highIterations, o.samples, o.lowThreads, o.lowIterations, o.deadline.count());
+      "flight by the same client; deadline {} us\npreemption-path threads: {}\n\n",
+      o.highIterations, o.samples, o.lowThreads, o.lowIterations, o.deadline.count(),
+      fabric::urgentThreadsDescription());
   out += "| configuration | HIGH p50 (ms) | HIGH p99 (ms) | HIGH max (ms) | deadline misses | preemptions |\n";
   out += "|---|---:|---:|---:|---:|---:|\n";
   for (const QosBenchRow& r : rows) {

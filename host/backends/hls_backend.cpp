@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "fabric/urgent_thread.h"
 #include "nnfab_core.h"
 
 namespace nnfab::backends {
@@ -51,7 +52,7 @@ HlsBackend::HlsBackend(HlsBackendOptions options)
 
 HlsBackend::~HlsBackend() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     shutdown_ = true;
     abort_ = true;
     updatePreemptLines();
@@ -87,7 +88,7 @@ void HlsBackend::finishSoftReset() {
 
 void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
   if (offset % kWordBytes != 0 || offset >= isa::kRegWindowBytes) return;
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   switch (offset) {
     case isa::kRegAP_CTRL:
       // The core accepts a start at once when idle; a start while it runs is
@@ -139,6 +140,15 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
       }
       regs_[word(offset)] = value;
       updatePreemptLines();
+      if ((value & isa::kPreemptRequest) != 0) {
+        // Bounded: the worker runs at most one more instruction of this
+        // start (also when it has yet to wake up and take the start over).
+        // Not for an injected fault, whose core may never stop.
+        const bool workersStart = workerExecuting_ || startPending_ || continuePending_;
+        if (workersStart && !workerUrgent_ && latchedFault_ == InjectedFault::NONE) {
+          workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
+        }
+      }
       return;
     default:
       if (isArgument(offset)) regs_[word(offset)] = value;
@@ -147,7 +157,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
 }
 
 uint32_t HlsBackend::readRegister(uint32_t offset) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return readLocked(offset);
 }
 
@@ -161,7 +171,7 @@ void HlsBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
       ++i;
       continue;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     for (; i < accesses.size() && accesses[i].kind == fabric::RegisterAccess::Kind::READ; ++i) {
       accesses[i].value = readLocked(accesses[i].offset);
     }
@@ -192,8 +202,13 @@ uint32_t HlsBackend::readLocked(uint32_t offset) {
   }
 }
 
+bool HlsBackend::requestPreempt() {
+  writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
+  return true;
+}
+
 void HlsBackend::wakeWaiter() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   ++wakeups_;
   finished_.notify_all();
 }
@@ -201,14 +216,14 @@ void HlsBackend::wakeWaiter() {
 fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
   // wait_for adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
   finished_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
 void HlsBackend::reset() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   abort_ = true;
   updatePreemptLines();
   wake_.notify_all();
@@ -220,7 +235,7 @@ void HlsBackend::reset() {
 }
 
 void HlsBackend::injectFault(InjectedFault fault) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   fault_ = fault;
 }
 
@@ -253,7 +268,7 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
 }
 
 void HlsBackend::workerLoop() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return shutdown_ || startPending_ || continuePending_; });
     if (shutdown_) return;
@@ -269,11 +284,21 @@ void HlsBackend::workerLoop() {
       std::copy(std::begin(latched_), std::end(latched_), std::begin(args));
       fault = latchedFault_;
     }
+    workerExecuting_ = true;
     lock.unlock();
     Stop stop;
     const Outcome outcome = execute(args, fault, &stop, &progress, 0);
     lock.lock();
     finishRun(outcome == Outcome::STOPPED, stop);
+    workerExecuting_ = false;
+    if (workerUrgent_) {
+      // Dropped after the lock is released: an ordinary thread holding the
+      // lock could be descheduled with an urgent waiter blocked on it.
+      workerUrgent_ = false;
+      lock.unlock();
+      fabric::restoreOrdinary(pthread_self());
+      lock.lock();
+    }
   }
 }
 
@@ -293,7 +318,7 @@ void HlsBackend::appendTrace(const uint64_t* ring, uint32_t count, uint32_t drop
 }
 
 bool HlsBackend::waitForAbort() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   wake_.wait(lock, [this] { return abort_ || shutdown_; });
   return false;
 }
@@ -374,9 +399,14 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
   // previous run's count until the first slice).
   const uint64_t cyclesAtStart =
       (sliceMode & isa::kModeResume) != 0 ? join(context_[isa::kCtxCYCLES], context_[isa::kCtxCYCLES + 1]) : 0;
+  // CYCLES is this start's only once a slice of this call has run: before
+  // that it still holds the previous run's count (often millions, after a
+  // preempted LOW run), which must not end the inline part before it began.
+  bool sliced = false;
   for (;;) {
     if (aborting_.load()) return Outcome::ABORTED;
-    if (budgetEnd != 0 && (retired >= budgetEnd || cycles_.load() - cyclesAtStart >= options_.inlineCycles)) {
+    if (budgetEnd != 0 &&
+        (retired >= budgetEnd || (sliced && cycles_.load() - cyclesAtStart >= options_.inlineCycles))) {
       return Outcome::BUDGET;
     }
     uint32_t limit = budgetEnd != 0 ? std::min(slice, kInlineSliceInstructions) : slice;
@@ -398,6 +428,7 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
                                 traceOut, params);
     if ((sliceMode & isa::kMODE_TRACE) != 0) appendTrace(ring, count, dropped, classCycles);
     slices_.fetch_add(1);
+    sliced = true;
     retired += instret_.load() - instret;
     instret = instret_.load();
     sliceMode |= isa::kModeResume;

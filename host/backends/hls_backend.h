@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "fabric/host_memory_backend.h"
+#include "fabric/urgent_thread.h"
 #include "isa/trace_classes.h"
 #include "nnfab_isa.h"
 
@@ -64,6 +65,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   void accessRegisters(std::span<fabric::RegisterAccess> accesses) override;
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
   void wakeWaiter() override;
+  // A register write here costs a lock, not a hand-off: offered.
+  bool requestPreempt() override;
   void reset() override;
 
   void injectFault(InjectedFault fault);
@@ -99,9 +102,9 @@ class HlsBackend final : public fabric::HostMemoryBackend {
 
   const HlsBackendOptions options_;
 
-  std::mutex mutex_;
-  std::condition_variable wake_;      // worker: a start, reset or shutdown
-  std::condition_variable finished_;  // waitDone and reset: the run ended
+  fabric::PiMutex mutex_;
+  std::condition_variable_any wake_;      // worker: a start, reset or shutdown
+  std::condition_variable_any finished_;  // waitDone and reset: the run ended
   uint32_t regs_[kRegisterWords] = {};
   uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
   bool running_ = false;
@@ -116,6 +119,12 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   bool abort_ = false;
   bool softReset_ = false;  // SOFT_RESET_KEY written while the core runs
   bool shutdown_ = false;
+  // The worker runs a start (not the inline part on the writer's thread),
+  // and a stop request raised it to real-time priority until that start
+  // ends (fabric/urgent_thread.h): a core that is asked to stop reaches its
+  // instruction boundary without waiting for a CPU behind other work.
+  bool workerExecuting_ = false;
+  bool workerUrgent_ = false;
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;
   // The words the core samples as PREEMPT (host request or abort), and the

@@ -53,25 +53,28 @@ int listDevices(bool json) {
                      {"capabilities",
                       {{"tensorPerformance", toJson(caps.tensorPerformance)},
                        {"ifPerformance", toJson(caps.ifPerformance)},
-                       {"whilePerformance", toJson(caps.whilePerformance)}}}});
+                       {"whilePerformance", toJson(caps.whilePerformance)},
+                       {"scalarWhilePerformance", toJson(caps.scalarWhilePerformance)}}}});
     }
     fmt::print("{}\n", out.dump(2));
     return kExitOk;
   }
-  fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8}  {}\n", "NAME", "DEFAULT", "TENSOR", "IF", "WHILE",
+  fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8} {:>8}  {}\n", "NAME", "DEFAULT", "TENSOR", "IF", "WHILE", "SCALAR",
              "DESCRIPTION");
   for (const Row& row : rows()) {
     if (!row.device) {
-      fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8}  {}\n", row.name, "", "-", "-", "-", row.description);
+      fmt::print("{:<8} {:<8} {:>10} {:>8} {:>8} {:>8}  {}\n", row.name, "", "-", "-", "-", "-", row.description);
       continue;
     }
     const Device* device = row.device;
     const DeviceCapabilities caps = device->capabilities();
-    fmt::print("{:<8} {:<8} {:>10.3g} {:>8.3g} {:>8.3g}  {}\n", device->name(),
+    fmt::print("{:<8} {:<8} {:>10.3g} {:>8.3g} {:>8.3g} {:>8.3g}  {}\n", device->name(),
                device == &defaultDevice() ? "yes" : "", caps.tensorPerformance.execTime,
-               caps.ifPerformance.execTime, caps.whilePerformance.execTime, device->description());
+               caps.ifPerformance.execTime, caps.whilePerformance.execTime, caps.scalarWhilePerformance.execTime,
+               device->description());
   }
-  fmt::print("(performance: execution time relative to the CPU reference, lower is better)\n");
+  fmt::print("(performance: execution time relative to the CPU reference, lower is better; SCALAR: a WHILE over "
+             "one-element values, which the CPU runs as register code)\n");
   return kExitOk;
 }
 

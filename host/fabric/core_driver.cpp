@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "fabric/core_status.h"
 #include "fabric/registers.h"
 #include "fabric/soft_reset.h"
+#include "fabric/urgent_thread.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::fabric {
@@ -34,6 +36,9 @@ uint64_t cyclesFor(nanoseconds duration, double clockMhz) {
 }
 
 namespace {
+
+// How long a thread that raised itself waits for a run at that priority.
+constexpr std::chrono::milliseconds kUrgentWait{2};
 
 // Why the host asked the core to stop.
 enum class HostStop { NONE, LOOP_TIMEOUT, DEADLINE, REQUESTED };
@@ -142,8 +147,14 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
     return report;
   };
 
+  // A run still going after kUrgentWait is a long one: a thread that raised
+  // itself for the preemption path waits for the rest at ordinary priority
+  // (fabric/urgent_thread.h, docs/qos.md), so that its polls do not take
+  // the CPU from the thread running the core.
+  std::optional<OrdinaryWhileWaiting> ordinary;
   while (backend_.waitDone(limits.pollInterval) != WaitOutcome::DONE) {
     const steady_clock::time_point now = steady_clock::now();
+    if (!ordinary && now - start >= kUrgentWait) ordinary.emplace();
     if (hostStop != HostStop::NONE) {
       if (now - stopRequestedAt < limits.preemptGrace) continue;
       if (hostStop == HostStop::REQUESTED) {
@@ -197,6 +208,8 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
       stopRequestedAt = now;
     }
   }
+
+  ordinary.reset();  // the stop is read and handed on urgently again
 
   RegisterBatch finish;
   finish.read(isa::kRegAP_CTRL);  // collect AP_DONE / AP_READY

@@ -69,6 +69,13 @@ class FabricBackend {
   // poll interval: how the scheduler delivers a preemption request at once.
   // A backend without it leaves the caller to its poll interval.
   virtual void wakeWaiter() {}
+  // Asks the running core to stop at its next instruction boundary, as the
+  // host's PREEMPT write does, from a thread other than the driver's: the
+  // scheduler's preemption then reaches the core without waiting for the
+  // holder's driver to wake and write it. False: not offered here (the
+  // driver writes PREEMPT once wakeWaiter has woken it). Either way the
+  // driver handles the stop as one it requested (grace period, reset).
+  virtual bool requestPreempt() { return false; }
   // Brings a hung or faulted core back to idle (ap_rst_n); memory survives.
   virtual void reset() = 0;
 };

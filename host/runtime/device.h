@@ -28,7 +28,12 @@ struct PerformanceInfo {
 struct DeviceCapabilities {
   PerformanceInfo tensorPerformance;
   PerformanceInfo ifPerformance;
+  // NNAPI's figure: against the CPU executor's general WHILE (frames).
   PerformanceInfo whilePerformance;
+  // nnfab's own: against a WHILE the CPU executor runs as register code
+  // (one-element values, docs/cpu-executor.md "Scalar loops"). Used where
+  // the CPU would run such a loop whole (docs/runtime.md "Capabilities").
+  PerformanceInfo scalarWhilePerformance;
 };
 
 // Where a preparation may keep and find its compiled form (NNAPI's

@@ -10,6 +10,7 @@
 #include "fabric/device_memory.h"
 #include "fabric/soft_reset.h"
 #include "fabric/step_runner.h"
+#include "fabric/urgent_thread.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::runtime {
@@ -112,7 +113,14 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     stepInputs.push_back(fabric::StepInput{value->dims, *value->bytes});
   }
 
+  // A HIGH step's thread runs at real-time priority (where permitted) from
+  // its arrival to its release: it is woken at once when the core is
+  // granted, and its own CPU work on the way is bounded (the load, the
+  // inline part of an hls start, the readback); docs/qos.md "Threads on the
+  // preemption path".
+  const fabric::UrgentScope urgent(options.priority == Priority::HIGH);
   FabricScheduler::Ticket ticket(options);
+  ticket.raiseThreadWhenNudged = true;  // this thread acquires, drives and releases
   // Loaded when the step first holds the core, so that only running and
   // parked steps hold device memory, never queued ones.
   std::optional<fabric::LoadedStep> loaded;

@@ -61,10 +61,14 @@ class FabricEngine {
   using Factory = std::function<std::unique_ptr<fabric::FabricBackend>()>;
   explicit FabricEngine(Factory factory, EngineOptions options = {})
       : factory_(std::move(factory)), options_(options), scheduler_(options.scheduler) {
-    // A step the holder must yield to wakes the holder's driver at once
-    // (its waitDone), instead of at its next poll.
+    // A step the holder must yield to stops the holder's core at once where
+    // the backend offers it, and wakes the holder's driver (its waitDone)
+    // instead of leaving both to its next poll.
     scheduler_.setNudge([this] {
-      if (fabric::FabricBackend* device = backend()) device->wakeWaiter();
+      if (fabric::FabricBackend* device = backend()) {
+        device->requestPreempt();
+        device->wakeWaiter();
+      }
     });
   }
 

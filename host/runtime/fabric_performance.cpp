@@ -5,10 +5,8 @@
 namespace nnfab::runtime {
 namespace {
 
-// The CPU executor's measured costs on the project's machines (Release
-// build; docs/performance.md and docs/runtime.md "Capabilities").
-constexpr double kCpuWhileIterationNs = 45.0;   // counter loop: LESS i n; ADD i 1
-constexpr double kCpuIfNs = 33.0;               // one IF entered and left in a loop body
+// The CPU executor's other measured costs (docs/runtime.md "Capabilities").
+constexpr double kCpuIfNs = 33.0;               // one IF entered and left in a loop body (frames)
 constexpr double kCpuAddNsPerElement = 0.155;   // INT32 ADD, 1M elements, steady state
 
 // The cycle model (docs/isa.md): one instruction per cycle from on-chip
@@ -37,7 +35,8 @@ HandoffCosts handoffCosts(double fabricStepNs) {
   costs.fabricStepNs = fabricStepNs;
   costs.cpuStepNs = kCpuStepNs;
   // The counter loop's two operations carry its whole per-iteration cost.
-  costs.cpuOperationNs = kCpuWhileIterationNs / 2;
+  costs.cpuOperationNs = kCpuFrameWhileIterationNs / 2;
+  costs.cpuScalarOperationNs = kCpuScalarWhileIterationNs / 2;
   costs.cpuNsPerElement = kCpuAddNsPerElement;
   return costs;
 }
@@ -45,7 +44,8 @@ HandoffCosts handoffCosts(double fabricStepNs) {
 DeviceCapabilities fabricCapabilities(double clockMhz) {
   const double nsPerCycle = 1000.0 / clockMhz;
   DeviceCapabilities caps;
-  caps.whilePerformance = ratio(kFabricWhileIterationCycles * nsPerCycle, kCpuWhileIterationNs);
+  caps.whilePerformance = ratio(kFabricWhileIterationCycles * nsPerCycle, kCpuFrameWhileIterationNs);
+  caps.scalarWhilePerformance = ratio(kFabricWhileIterationCycles * nsPerCycle, kCpuScalarWhileIterationNs);
   caps.ifPerformance = ratio(kFabricIfCycles * nsPerCycle, kCpuIfNs);
   caps.tensorPerformance = ratio(kFabricAddCyclesPerElement * nsPerCycle, kCpuAddNsPerElement);
   return caps;

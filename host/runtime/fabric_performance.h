@@ -8,6 +8,17 @@
 
 namespace nnfab::runtime {
 
+// The CPU executor's cost per iteration of the counter loop (LESS i n;
+// ADD i 1), measured on the project's machines (Release build; the command
+// and the runs are in docs/runtime.md "Capabilities"). The executor has two
+// paths for a WHILE: one whose values all have one element runs as
+// register code (docs/cpu-executor.md "Scalar loops"), every other on
+// frames. `nnfab bench --only cpu`:
+// cpu.counter_loop.marginal_ns_per_iteration (register code) and
+// cpu.counter_loop_frames.marginal_ns_per_iteration (frames).
+inline constexpr double kCpuScalarWhileIterationNs = 2.7;
+inline constexpr double kCpuFrameWhileIterationNs = 54.0;
+
 DeviceCapabilities fabricCapabilities(double clockMhz);
 
 // Host wall time of one fabric step beyond the core's own run, per device

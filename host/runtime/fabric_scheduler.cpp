@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "fabric/urgent_thread.h"
+
 namespace nnfab::runtime {
 namespace {
 
@@ -27,16 +29,20 @@ class CancelSubscription {
 
 Status FabricScheduler::acquire(Ticket& ticket) {
   CancelSubscription subscription(ticket.cancel, [this] {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     granted_.notify_all();
   });
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
+  if (ticket.raiseThreadWhenNudged) ticket.thread = pthread_self();
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();
   if (nudge_ && holder_ != nullptr && holder_ != &ticket && yieldDue(*holder_, Clock::now())) {
-    lock.unlock();
+    // Under the lock: the holder cannot release meanwhile, so the raise is
+    // always undone by its own release().
+    if (holder_->raiseThreadWhenNudged && !holder_->urgent) {
+      holder_->urgent = fabric::raiseToUrgent(holder_->thread);
+    }
     nudge_();
-    lock.lock();
   }
   for (;;) {
     if (holder_ == &ticket) return Status::ok();
@@ -59,7 +65,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
 }
 
 bool FabricScheduler::shouldYield(const Ticket& ticket) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   if (holder_ != &ticket) return false;
   if (ticket.cancel && ticket.cancel->cancelled()) return true;
   return yieldDue(ticket, Clock::now());
@@ -75,23 +81,32 @@ bool FabricScheduler::yieldDue(const Ticket& holder, Clock::time_point now) cons
 }
 
 void FabricScheduler::release(Ticket& ticket, bool park) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (holder_ == &ticket) holder_ = nullptr;
-  if (park) {
-    const auto mine = waiting_.find(ticket.client);
-    if (options_.preemptWithinClient && mine != waiting_.end() &&
-        (*mine->second.begin())->priority > ticket.priority) {
-      ++stats_.preemptions;
-    } else if (!ring_.empty()) {
-      ++stats_.turnEnds;
+  bool dropUrgency = false;
+  {
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
+    if (holder_ == &ticket) holder_ = nullptr;
+    dropUrgency = ticket.urgent;
+    ticket.urgent = false;
+    if (park) {
+      const auto mine = waiting_.find(ticket.client);
+      if (options_.preemptWithinClient && mine != waiting_.end() &&
+          (*mine->second.begin())->priority > ticket.priority) {
+        ++stats_.preemptions;
+      } else if (!ring_.empty()) {
+        ++stats_.turnEnds;
+      }
+      enqueue(ticket);
     }
-    enqueue(ticket);
+    dispatch();
   }
-  dispatch();
+  // After the lock and the grant: an ordinary thread can be descheduled for
+  // milliseconds, which it must not spend holding the lock the next holder
+  // needs. The thread that acquired (raiseThreadWhenNudged) releases.
+  if (dropUrgency) fabric::restoreOrdinary(ticket.thread);
 }
 
 FabricScheduler::Stats FabricScheduler::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return stats_;
 }
 

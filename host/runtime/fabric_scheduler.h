@@ -25,6 +25,9 @@
 #include <optional>
 #include <set>
 
+#include <pthread.h>
+
+#include "fabric/urgent_thread.h"
 #include "model/execution.h"
 #include "model/status.h"
 
@@ -49,11 +52,22 @@ class FabricScheduler {
     const Priority priority;
     const std::optional<Clock::time_point> deadline;
     const std::shared_ptr<CancelSignal> cancel;
+    // The caller acquires, drives the core and releases on one thread
+    // (FabricEngine): a nudge raises that thread to real-time priority
+    // until it releases (below). Off for tickets passed between threads.
+    bool raiseThreadWhenNudged = false;
 
    private:
     friend class FabricScheduler;
     uint64_t seq = 0;     // arrival order (0: never queued)
     bool queued = false;  // in its client's queue
+    // The thread that acquired the core (raiseThreadWhenNudged), and
+    // whether a step it must yield to raised that thread to real-time
+    // priority (fabric/urgent_thread.h) until it gives the core up: its
+    // driver sees the stop and releases without waiting for a CPU behind
+    // other work.
+    pthread_t thread{};
+    bool urgent = false;
   };
 
   struct Stats {
@@ -64,11 +78,16 @@ class FabricScheduler {
 
   explicit FabricScheduler(SchedulerOptions options = {}) : options_(options) {}
 
-  // Called (without the scheduler's lock) when a step arrives that the
-  // holder must yield to at once, a higher priority of its client or a
-  // client whose wait has already outlasted the holder's quantum: the engine
-  // wakes the holder's driver from its wait for the core (event-driven
-  // preemption instead of the next poll). Set before the first acquire.
+  // Called when a step arrives that the holder must yield to at once, a
+  // higher priority of its client or a client whose wait has already
+  // outlasted the holder's quantum: the engine asks the holder's core to
+  // stop and wakes the holder's driver from its wait for the core
+  // (event-driven preemption instead of the next poll). Called with the
+  // scheduler's lock held, so that the holder it acts on is still the
+  // holder (a request cannot reach the next holder's run); it must not call
+  // back into the scheduler. The holder's thread is raised to real-time
+  // priority (where permitted) before the nudge, and drops back when it
+  // releases the core. Set before the first acquire.
   void setNudge(std::function<void()> nudge) { nudge_ = std::move(nudge); }
 
   // Blocks until `ticket` holds the core: OK. MISSED_DEADLINE_TRANSIENT when
@@ -104,8 +123,8 @@ class FabricScheduler {
 
   const SchedulerOptions options_;
   std::function<void()> nudge_;
-  mutable std::mutex mutex_;
-  std::condition_variable granted_;
+  mutable fabric::PiMutex mutex_;
+  std::condition_variable_any granted_;
   std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)
   std::deque<uint64_t> ring_;          // clients with waiting steps, except the one whose turn it is
   Ticket* holder_ = nullptr;

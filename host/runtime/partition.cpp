@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "cpu/scalar_loop.h"
+
 namespace nnfab::runtime {
 namespace {
 
@@ -170,7 +172,8 @@ class Partitioner {
       // flow, which cancels): the interpreter's steps against the CPU
       // running every operation inside.
       const double interpretedNs = passNs(operation, p.children, /*interpreted=*/true);
-      const double cpuNs = passNs(operation, p.children, /*interpreted=*/false);
+      const double cpuNs = runsAsRegisterCode(sg, operation) ? scalarPassNs(p.children)
+                                                             : passNs(operation, p.children, /*interpreted=*/false);
       if (!(interpretedNs < cpuNs)) {
         p.reason = fmt::format(
             "{}; interpreted, each pass through its subgraphs would cost about {:.0f} ns with its "
@@ -295,6 +298,19 @@ class Partitioner {
     return true;
   }
 
+  // Whether the CPU executor would run this WHILE whole as register code.
+  bool runsAsRegisterCode(const Subgraph& parent, const Operation& op) const {
+    return op.type == OperationType::WHILE && cpu::compileScalarLoop(model_, parent, op).has_value();
+  }
+
+  // One pass through a register-code WHILE's cond and body on the CPU: one
+  // instruction per operation (no nested IF/WHILE, one element each).
+  double scalarPassNs(const uint32_t (&children)[2]) const {
+    double operations = 0;
+    for (uint32_t child : children) operations += static_cast<double>(model_.subgraph(child).operations.size());
+    return operations * fabric_.handoffs->cpuScalarOperationNs;
+  }
+
   // The CPU executor's time for one operation that is no IF/WHILE.
   double cpuOperationNs(const Subgraph& sg, const Operation& op) const {
     double elements = 1;
@@ -314,6 +330,10 @@ class Partitioner {
   double cpuNs(uint32_t s, const Operation& op) const {
     const Subgraph& sg = model_.subgraph(s);
     if (!isControlFlow(op.type)) return cpuOperationNs(sg, op);
+    if (runsAsRegisterCode(sg, op)) {
+      const std::vector<uint32_t> children = childSubgraphs(sg, op);
+      if (children.size() == 2) return scalarPassNs({children[0], children[1]});
+    }
     std::vector<std::pair<uint32_t, double>> stack;  // subgraph, weight
     const double share = op.type == OperationType::IF ? 0.5 : 1.0;
     for (uint32_t child : childSubgraphs(sg, op)) stack.push_back({child, share});
@@ -327,6 +347,13 @@ class Partitioner {
         if (!isControlFlow(inner.type)) {
           sum += weight * cpuOperationNs(child, inner);
           continue;
+        }
+        if (runsAsRegisterCode(child, inner)) {
+          const std::vector<uint32_t> g = childSubgraphs(child, inner);
+          if (g.size() == 2) {
+            sum += weight * scalarPassNs({g[0], g[1]});
+            continue;
+          }
         }
         const double innerShare = inner.type == OperationType::IF ? 0.5 : 1.0;
         for (uint32_t g : childSubgraphs(child, inner)) stack.push_back({g, weight * innerShare});

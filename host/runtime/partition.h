@@ -29,7 +29,10 @@ inline constexpr uint32_t kMaxInterpretedDepth = 64;
 struct HandoffCosts {
   double fabricStepNs = 0;      // one fabric step beyond its device time: measured per device
   double cpuStepNs = 0;         // one CPU step (sub-model call) beyond its operations: measured
-  double cpuOperationNs = 0;    // the CPU executor's fixed cost per operation: measured
+  double cpuOperationNs = 0;    // the CPU executor's fixed cost per operation on frames: measured
+  // ... per operation of a WHILE it runs as register code (one-element
+  // values): measured. What a whole-CPU scalar loop costs per pass.
+  double cpuScalarOperationNs = 0;
   double cpuNsPerElement = 0;   // and per output element: measured
 };
 

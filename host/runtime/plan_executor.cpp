@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cpu/control_flow.h"
+#include "fabric/urgent_thread.h"
 #include "model/execution_observer.h"
 #include "model/trace_sink.h"
 #include "runtime/fabric_trace.h"
@@ -68,6 +69,9 @@ struct PlanExecutor::Run {
   // Where the last CPU or FABRIC step ran ("fabric", or "cpu" also for a
   // fabric step that fell back): what the observer is told.
   std::string_view ranOn = "cpu";
+  // A HIGH execution's thread at real-time priority where permitted
+  // (docs/qos.md "Threads on the preemption path"); null otherwise.
+  fabric::UrgentExecution* urgent = nullptr;
 };
 
 
@@ -181,6 +185,7 @@ PlanExecutor::Frame PlanExecutor::makeFrame(uint32_t subgraph) const {
 ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
                                       const ExecutionOptions& options) const {
   const Clock::time_point start = Clock::now();
+  fabric::UrgentExecution urgent(options.priority == Priority::HIGH);
   ExecutionResult result;
   if (options.deadline && start + minimumTime_ > *options.deadline) {
     result.status = Status(
@@ -202,6 +207,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
           makeValue(input.dimensions.empty() ? declared.dimensions : input.dimensions, input.data);
     }
     Run run{options};
+    run.urgent = &urgent;
     if (Status status = runPlan(frame, run); !status.isOk()) {
       result.status = std::move(status);
       return result;
@@ -279,6 +285,7 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
       continue;
     }
     const PreparedStep& prepared = *steps[top.next];
+    if (run.urgent != nullptr) run.urgent->checkBudget();
     if (run.options.deadline && Clock::now() >= *run.options.deadline) {
       return Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT, "the execution deadline passed during the execution")
           .withContext(prepared.where());
@@ -381,7 +388,12 @@ Status PlanExecutor::runCpu(const PreparedStep& prepared, Frame& frame, Run& run
     inputs[i].dimensions = value.dims;
     inputs[i].data = *value.bytes;
   }
-  ExecutionResult result = executor.value()->execute(inputs, run.options);
+  ExecutionResult result;
+  {
+    // The CPU executor's work is as long as the model makes it.
+    const fabric::UrgentExecution::Pause ordinary(run.urgent);
+    result = executor.value()->execute(inputs, run.options);
+  }
   if (!result.status.isOk()) {
     return duringExecution(std::move(result.status)).withContext(prepared.where());
   }

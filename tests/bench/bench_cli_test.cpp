@@ -122,6 +122,7 @@ const std::map<std::string, std::string>& expectedUnits() {
     u["host.cpu_step_us"] = "us";
     u["cpu.counter_loop.marginal_ns_per_iteration"] = "ns/iteration";
     u["cpu.accumulator_loop.marginal_ns_per_iteration"] = "ns/iteration";
+    u["cpu.counter_loop_frames.marginal_ns_per_iteration"] = "ns/iteration";
     u["cpu.loop_timeout_overshoot_us"] = "us";
     u["cpu.clock_read_interval_us"] = "us";
     return u;
@@ -193,13 +194,19 @@ TEST_F(BenchCli, HostGroupMeasuresAFabricStepAgainstFiveMicroseconds) {
 TEST_F(BenchCli, CpuGroupHoldsTheExecutorAgainstIssue15) {
   const Json j = quickRun("--only cpu");
   EXPECT_EQ(j["groups"], Json::parse(R"(["cpu"])"));
-  EXPECT_EQ(j["metrics"].size(), 4u);
+  EXPECT_EQ(j["metrics"].size(), 5u);
   const Json& acc = metric(j, "cpu.accumulator_loop.marginal_ns_per_iteration");
   ASSERT_FALSE(acc.is_null()) << j.dump(2);
   EXPECT_GT(acc["value"].get<double>(), 0.0);
   EXPECT_EQ(acc["target"]["op"], "<=");
   EXPECT_EQ(acc["target"]["bound"], 20.0);
   EXPECT_TRUE(metric(j, "cpu.counter_loop.marginal_ns_per_iteration")["target"].is_null());
+  // The frame path the partitioner prices the host interpreter at
+  // (docs/runtime.md "Capabilities"): slower than the register code.
+  const Json& frames = metric(j, "cpu.counter_loop_frames.marginal_ns_per_iteration");
+  ASSERT_FALSE(frames.is_null()) << j.dump(2);
+  EXPECT_GT(frames["value"].get<double>(), 0.0);
+  EXPECT_TRUE(frames["target"].is_null());
   const Json& overshoot = metric(j, "cpu.loop_timeout_overshoot_us");
   EXPECT_GE(overshoot["value"].get<double>(), 0.0);
   EXPECT_TRUE(overshoot["target"].is_null());

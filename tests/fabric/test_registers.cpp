@@ -221,3 +221,52 @@ TEST(Registers, WakeWaiterEndsAWaitAtOnce) {
 
 }  // namespace
 }  // namespace nnfab::fabric::test
+
+namespace nnfab::fabric::test {
+namespace {
+
+// Issue 15: a short start right after a long run still completes inside the
+// AP_START write. CYCLES holds the long run's count until the new start's
+// first slice; the inline part once read it as its own and handed every
+// start after a long (or preempted) run to the worker at once, so a HIGH
+// step after a preemption waited for the worker's thread to get a CPU.
+TEST(Registers, ShortStartAfterALongRunStillCompletesWithinTheStartWrite) {
+  HlsBackend b(smallDevice(/*slice=*/1000));
+  Result<DeviceProgram> longRun = DeviceProgram::load(b, counterLoop(20000).code, {}, 64);
+  Result<DeviceProgram> shortRun = DeviceProgram::load(b, counterLoop(100).code, {}, 64);
+  ASSERT_TRUE(longRun.isOk());
+  ASSERT_TRUE(shortRun.isOk());
+  auto start = [&b](const LoadedProgram& l) {
+    writeRegister64(b, isa::kRegPROG_ADDR, l.program);
+    b.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+    writeRegister64(b, isa::kRegDATA_ADDR, l.data);
+    b.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+    writeRegister64(b, isa::kRegCTX_ADDR, l.context);
+    b.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  };
+  start(longRun->loaded());
+  ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
+  ASSERT_GT(readRegister64(b, isa::kRegCYCLES), HlsBackendOptions{}.inlineCycles);
+  (void)b.readRegister(isa::kRegAP_CTRL);  // collect AP_DONE
+  start(shortRun->loaded());
+  EXPECT_EQ(b.waitDone(0ns), WaitOutcome::DONE);
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusDONE);
+  EXPECT_EQ(b.readRegister(isa::kRegITERATIONS), 99u);
+}
+
+// Issue 15: requestPreempt, from a thread other than the driver's, stops a
+// running core at its next instruction boundary as the host's PREEMPT
+// write does (the scheduler's nudge uses it).
+TEST(Registers, RequestPreemptStopsARunningCoreFromAnotherThread) {
+  Loaded d(counterLoop(2000000000));
+  HlsBackend& b = d.backend;
+  d.start();
+  std::thread other([&b] { EXPECT_TRUE(b.requestPreempt()); });
+  other.join();
+  ASSERT_EQ(b.waitDone(30s), WaitOutcome::DONE);
+  EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusPREEMPTED);
+  EXPECT_EQ(b.readRegister(isa::kRegPREEMPT), 0u);  // cleared at the stop
+}
+
+}  // namespace
+}  // namespace nnfab::fabric::test

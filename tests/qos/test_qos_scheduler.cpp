@@ -3,6 +3,8 @@
 // resume, and the cross-client bound under load.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <thread>
 
 #include "qos/qos_test_util.h"
+#include "fabric/urgent_thread.h"
 #include "runtime/fabric_scheduler.h"
 #include "support/loop_models.h"
 #include "support/model_builder.h"
@@ -95,6 +98,49 @@ TEST(QosScheduler, AStepTheHolderMustYieldToNudgesAtOnce) {
   scheduler.release(same, false);
   ASSERT_TRUE(w2.done());
   scheduler.release(other, false);
+}
+
+// Issue 15: a holder that must yield runs at real-time priority from the
+// nudge until it releases (where the process may use SCHED_FIFO), so its
+// driver sees the stop and gives the core up without waiting for a CPU; a
+// ticket that is not driven from its acquiring thread is never raised.
+TEST(QosScheduler, ANudgedHolderRunsAtRealTimePriorityUntilItReleases) {
+  if (!fabric::urgentThreadsPermitted()) GTEST_SKIP() << fabric::urgentThreadsDescription();
+  FabricScheduler scheduler(runtime::SchedulerOptions{10s});
+  std::atomic<int> nudges{0};
+  scheduler.setNudge([&] { ++nudges; });
+  FabricScheduler::Ticket low(of(1, Priority::LOW));
+  low.raiseThreadWhenNudged = true;
+  ASSERT_TRUE(scheduler.acquire(low).isOk());
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+  FabricScheduler::Ticket high(of(1, Priority::HIGH));
+  {
+    Waiter waiter(scheduler, high);
+    const auto until = Clock::now() + 10s;
+    while (nudges.load() == 0 && Clock::now() < until) std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(nudges.load(), 1);
+    EXPECT_EQ(sched_getscheduler(0), SCHED_FIFO);
+    scheduler.release(low, /*park=*/true);
+    EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+    ASSERT_TRUE(waiter.done(10s));
+  }
+  scheduler.release(high, false);
+  // Not raised: the same arrival with a ticket that does not ask for it.
+  ASSERT_TRUE(scheduler.acquire(low).isOk());
+  scheduler.release(low, false);
+  FabricScheduler::Ticket plain(of(1, Priority::LOW));
+  ASSERT_TRUE(scheduler.acquire(plain).isOk());
+  FabricScheduler::Ticket higher(of(1, Priority::HIGH));
+  {
+    Waiter waiter(scheduler, higher);
+    const auto until = Clock::now() + 10s;
+    while (nudges.load() == 1 && Clock::now() < until) std::this_thread::sleep_for(1ms);
+    ASSERT_EQ(nudges.load(), 2);
+    EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+    scheduler.release(plain, false);
+    ASSERT_TRUE(waiter.done(10s));
+  }
+  scheduler.release(higher, false);
 }
 
 TEST(QosScheduler, EqualOrLowerPriorityOfTheSameClientWaits) {

@@ -290,6 +290,7 @@ FabricTarget withHandoffs(double fabricStepNs, float tensorPerformance = 2.0f) {
   costs.fabricStepNs = fabricStepNs;
   costs.cpuStepNs = 1000;
   costs.cpuOperationNs = 22.5;
+  costs.cpuScalarOperationNs = 1.35;
   costs.cpuNsPerElement = 0.155;
   target.handoffs = costs;
   return target;
@@ -320,6 +321,22 @@ TEST(HandoffRule, LoopWhoseFabricPartsPayForThemselvesIsInterpreted) {
   FabricTarget slowHandoff = fast;
   slowHandoff.handoffs->fabricStepNs = 100;
   EXPECT_EQ(kinds(partition(testing::mixedLoop(), slowHandoff).main()), std::vector<StepKind>{StepKind::CPU});
+}
+
+TEST(HandoffRule, ALoopTheCpuRunsAsRegisterCodeIsPricedAtRegisterCode) {
+  // The fast fabric above pays for interpreting mixedLoop (f FLOAT32 [2],
+  // frames on the CPU: 22.5 ns per operation). With f FLOAT32 [1] every
+  // value has one element: the CPU runs the whole loop as register code,
+  // 1.35 ns per operation, and that beats the interpreter's steps.
+  FabricTarget fast = withHandoffs(0, 0.1f);
+  fast.handoffs->cpuStepNs = 0;
+  ASSERT_EQ(kinds(partition(testing::mixedLoop(), fast).main()), std::vector<StepKind>{StepKind::WHILE});
+  const Plan plan = partition(testing::scalarMixedLoop(), fast);
+  ASSERT_EQ(kinds(plan.main()), std::vector<StepKind>{StepKind::CPU});
+  EXPECT_EQ(plan.main().steps[0].codes[0], ReasonCode::NOT_WORTH_HANDOFFS);
+  // Priced like frames, the same loop would be interpreted: the figure decides.
+  fast.handoffs->cpuScalarOperationNs = fast.handoffs->cpuOperationNs;
+  EXPECT_EQ(kinds(partition(testing::scalarMixedLoop(), fast).main()), std::vector<StepKind>{StepKind::WHILE});
 }
 
 TEST(HandoffRule, ControlFlowTheFabricTakesWholeStaysOnTheFabric) {

@@ -25,18 +25,18 @@ Subgraph counterCond(OperandType counter, OperandType value, Dimensions valueDim
   return c.build();
 }
 
-Model loopWithFloatBody(bool forever) {
+Model loopWithFloatBody(bool forever, uint32_t fSize = 2) {
   Model model;
-  model.referenced.push_back(counterCond(I32, F32, {2}, forever));
+  model.referenced.push_back(counterCond(I32, F32, {fSize}, forever));
   SubgraphBuilder body;
   const uint32_t i = body.input(I32, {1});
-  const uint32_t f = body.input(F32, {2});
+  const uint32_t f = body.input(F32, {fSize});
   body.input(I32, {1});
   const uint32_t step = body.int32Tensor({1}, {forever ? 0 : 1});
   const uint32_t two = body.floatTensor({1}, {2.0f});
   const uint32_t none = body.scalar(0);
   const uint32_t iNext = body.output(I32, {1});
-  const uint32_t fNext = body.output(F32, {2});
+  const uint32_t fNext = body.output(F32, {fSize});
   body.op(OperationType::ADD, {i, step, none}, {iNext});
   body.op(OperationType::MUL, {f, two, none}, {fNext});
   model.referenced.push_back(body.build());
@@ -46,9 +46,9 @@ Model loopWithFloatBody(bool forever) {
   const uint32_t bodyRef = main.subgraphRef(1);
   const uint32_t i0 = main.int32Tensor({1}, {forever ? 1 : 0});
   const uint32_t n = main.input(I32, {1});
-  const uint32_t f0 = main.input(F32, {2});
+  const uint32_t f0 = main.input(F32, {fSize});
   const uint32_t iOut = main.output(I32, {1});
-  const uint32_t fOut = main.output(F32, {2});
+  const uint32_t fOut = main.output(F32, {fSize});
   main.op(OperationType::WHILE, {cond, bodyRef, i0, f0, n}, {iOut, fOut});
   model.main = main.build();
   return model;
@@ -75,6 +75,8 @@ Model mixedModel() {
 }
 
 Model mixedLoop() { return loopWithFloatBody(false); }
+
+Model scalarMixedLoop() { return loopWithFloatBody(false, 1); }
 
 Model infiniteMixedLoop() { return loopWithFloatBody(true); }
 

@@ -17,6 +17,10 @@ Model mixedModel();
 // does not: the WHILE is interpreted.
 Model mixedLoop();
 
+// mixedLoop with f FLOAT32 [1]: every value has one element, so the CPU
+// executor runs the whole loop as register code (docs/cpu-executor.md).
+Model scalarMixedLoop();
+
 // As mixedLoop, but the condition is i >= 0 and i never grows: it never ends.
 Model infiniteMixedLoop();
 
