@@ -5,9 +5,11 @@
 // as the FLOAT32 contract requires:
 //   acc = +0; for i: acc = acc + round(x[i] * w[i]); out = act(acc + bias)
 // The bias is one more term with w = 1.0 (bias · 1 is exact), so the lane
-// only knows terms. The operands presented in a cycle belong to slot `slot`
-// (a free-running count mod 8); `first` starts the slot's sum at +0, `last`
-// (with the activation code `act`: 0 NONE, 1 RELU, 2 RELU1, 3 RELU6) ends it.
+// only knows terms. The operands presented in a cycle belong to slot `slot`,
+// a free-running count mod 8 that the caller keeps (one counter for all the
+// lanes of an engine, not one per lane); `first` starts the slot's sum at
+// +0, `last` (with the activation code `act`: 0 NONE, 1 RELU, 2 RELU1,
+// 3 RELU6) ends it.
 // A cycle without a term (in_valid = 0: the weights are late) adds -0 to
 // that slot's sum, which changes no sum (x + -0 = x in round to nearest,
 // +0 + -0 = +0; NaN stays NaN), so the feeder may stall freely.
@@ -22,7 +24,7 @@ module nnfab_fp_fc_lane (
     // an idle lane costs the Verilated model nothing (the FP units' clock
     // enables); every sum in flight is inside an active stretch.
     input  logic        active,
-    output logic [2:0]  slot,
+    input  logic [2:0]  slot,
     input  logic        in_valid,
     input  logic        first,
     input  logic        last,
@@ -35,11 +37,6 @@ module nnfab_fp_fc_lane (
 );
   localparam int MUL_LATENCY = 8;
   localparam int ADD_LATENCY = 8;  // = the number of slots
-
-  always_ff @(posedge clk) begin
-    if (rst) slot <= '0;
-    else slot <= slot + 3'd1;
-  end
 
   // ---- multiplier, with the term's tags {valid, first, last, act, slot}
   logic [31:0] prod;

@@ -88,6 +88,40 @@ module nnfab_tensor_fc (
   logic [7:0] last_words;   // weight words in the last chunk (1 .. 128)
   logic [63:0] w_base_q, b_base_q;
 
+  // ------------------------------------------------------------ clock
+  // fc_clk clocks the whole engine but the lanes' slot counter. For
+  // synthesis it is clk. In simulation it stands still while the engine is
+  // quiescent (nnfab_sim_clock_gate), so that the Verilated model skips
+  // the engine, its 16 lanes' FP pipelines and the combinational logic
+  // behind them while no FC runs (docs/sim.md "Gated clocks").
+  // Quiescent means that no register of the engine would change at the
+  // edge in the hardware either: not started, not running, not in reset or
+  // abort, and 32 cycles past the last running one. By then every pipeline
+  // has drained (the lanes' adders run with `active` = run and empty 8
+  // cycles after it; the bank read, operand and beat registers 1-2 cycles
+  // after; the multipliers and activations take terms only in a round),
+  // and the lanes' tag pipelines, the rounds, the fetcher and the
+  // descriptor queue move only while running.
+  logic fc_clk, fc_en;
+`ifdef SYNTHESIS
+  assign fc_en = 1'b1;
+`else
+  logic [4:0] fc_drain;
+  assign fc_en = start || run || rst || abort || fc_drain != 5'd0;
+  always_ff @(posedge fc_clk)
+    if (rst || abort || run) fc_drain <= 5'd31;
+    else if (fc_drain != 5'd0) fc_drain <= fc_drain - 5'd1;
+`endif
+  nnfab_sim_clock_gate u_gate (.clk(clk), .en(fc_en), .gclk(fc_clk));
+
+  // The lanes' slot count (one for all 16; the operands of a round's read
+  // cycle belong to slot lane_slot + 2), on clk: it runs free, also while
+  // fc_clk stands still, as in the hardware.
+  logic [2:0] lane_slot;
+  always_ff @(posedge clk)
+    if (rst || abort) lane_slot <= 3'd0;
+    else lane_slot <= lane_slot + 3'd1;
+
   // ------------------------------------------------------------ fetcher
   // Its own wave walk (it runs ahead of the rounds, into the next wave).
   typedef enum logic [2:0] {
@@ -215,7 +249,7 @@ module nnfab_tensor_fc (
     logic [31:0] wmem[2048];
     logic [31:0] xmem[16];
     logic [31:0] bmem[16];
-    always_ff @(posedge clk) begin
+    always_ff @(posedge fc_clk) begin
       if (w_we[b]) wmem[w_wa[b]] <= wr_word[b];
       if (x_we[b]) xmem[x_wa[b]] <= wr_word[b];
       if (b_we[b]) bmem[b_wa[b]] <= wr_word[b];
@@ -241,7 +275,7 @@ module nnfab_tensor_fc (
   logic [63:0] c_out;                  // output of unit u0 of the wave
   logic c_par;                         // ring half of the round's chunk
   logic in_round, round_last;
-  logic [2:0] lane_slot, sc;
+  logic [2:0] sc;
   assign sc = lane_slot + 3'd2;        // the slot whose operands are read now
   logic t_is_bias, t_is_last_w;
   assign t_is_bias = t == insz_q;
@@ -268,7 +302,7 @@ module nnfab_tensor_fc (
   logic [3:0] p1_rot;
   logic t_valid, t_first, t_last;
   logic [31:0] t_x[16], t_w[16];
-  always_ff @(posedge clk) begin
+  always_ff @(posedge fc_clk) begin
     if (rst || abort) begin
       p1_valid <= 1'b0;
       t_valid <= 1'b0;
@@ -286,7 +320,7 @@ module nnfab_tensor_fc (
   assign xw = x_rd[p1_rot];
   // (Registers behind enables here and below: the Verilated model then
   // skips the engine's datapath while no FC runs.)
-  always_ff @(posedge clk)
+  always_ff @(posedge fc_clk)
     if (p1_valid)
       for (int l = 0; l < 16; l++) begin
         t_x[l] <= p1_last ? b_rd[l] : xw;
@@ -295,14 +329,14 @@ module nnfab_tensor_fc (
 
   // ------------------------------------------------------------ lanes
   logic out_valid[16];
-  logic [2:0] out_slot[16], slot_of[16];
+  logic [2:0] out_slot[16];
   logic [31:0] y[16];
   for (genvar l = 0; l < 16; l++) begin : g_lane
     nnfab_fp_fc_lane u_lane (
-        .clk(clk),
+        .clk(fc_clk),
         .rst(rst || abort),
         .active(run),
-        .slot(slot_of[l]),
+        .slot(lane_slot),
         .in_valid(t_valid),
         .first(t_first),
         .last(t_last),
@@ -314,7 +348,6 @@ module nnfab_tensor_fc (
         .y(y[l])
     );
   end
-  assign lane_slot = slot_of[0];
 
   // Results of the wave: slot s's 16 sums rotated to the output's word
   // alignment (unit 16 s + L goes to word (L + off) mod 16 of its beats).
@@ -322,7 +355,7 @@ module nnfab_tensor_fc (
   logic [3:0] res_cnt;
   logic [3:0] o_off;
   assign o_off = c_out[5:2];
-  always_ff @(posedge clk)
+  always_ff @(posedge fc_clk)
     if (out_valid[0])
       for (int w = 0; w < 16; w++) res[out_slot[0]][w*32+:32] <= y[4'(w) - o_off];
 
@@ -349,7 +382,7 @@ module nnfab_tensor_fc (
   assign busy = run;
   assign done = cstate == C_DONE;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge fc_clk) begin
     if (rst || abort) begin
       run <= 1'b0;
       gstate <= G_IDLE;
@@ -558,7 +591,7 @@ module nnfab_tensor_fc (
 
 
 `ifndef SYNTHESIS
-  always_ff @(posedge clk)
+  always_ff @(posedge fc_clk)
     if (!rst && !abort && run) begin
       assert (!(r_valid && dq_count == 5'd0))
       else $error("nnfab_tensor_fc: a read answer nobody asked for");

@@ -673,15 +673,19 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
   }
   VerilatedContext context;
   Vnnfab_fp_fc_lane m{&context};
+  // The slot count the FC engine keeps for its lanes: free-running mod 8,
+  // 0 after a reset.
   auto tick = [&] {
     m.clk = 0;
     m.eval();
     m.clk = 1;
     m.eval();
+    m.slot = static_cast<uint8_t>(m.rst ? 0 : (m.slot + 1) % kLaneSlots);
   };
   m.in_valid = 0;
   m.active = 1;  // the whole run is one FC instruction
   m.rst = 1;
+  m.slot = 0;
   tick();
   m.rst = 0;
   // Per slot: the job being fed and its next term (the bias is term n), and
