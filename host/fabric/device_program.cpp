@@ -53,7 +53,10 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
   };
   if (Status s = allocate(codeBytes, &p.loaded_.program); !s) return s;
   if (Status s = allocate(dataBytes, &p.loaded_.data); !s) return s;
-  if (Status s = allocate(isa::kCONTEXT_BYTES, &p.loaded_.context); !s) return s;
+  // The context and, beside it, the trace area: one allocation.
+  if (Status s = allocate(isa::kCONTEXT_BYTES + kTraceAreaBytes, &p.loaded_.context); !s) return s;
+  p.loaded_.traceArea = p.loaded_.context + isa::kCONTEXT_BYTES;
+  static_assert(isa::kCONTEXT_BYTES % isa::kMEM_BEAT_BYTES == 0, "the trace area must stay 64-byte aligned");
   p.loaded_.programBytes = static_cast<uint32_t>(codeBytes);
   p.loaded_.dataBytes = static_cast<uint32_t>(dataBytes);
 

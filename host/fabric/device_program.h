@@ -1,5 +1,6 @@
 // Device memory for one program: allocates and fills the program, the data
-// region (the data image, zeros after it) and the context area, and releases
+// region (the data image, zeros after it) and the context area (with the
+// trace area beside it, fabric/device_trace.h), and releases
 // them when destroyed. Takes plain spans, so that it does not depend on the
 // compiler (compiler::Program's code / dataImage / dataBytes fit directly).
 #pragma once
