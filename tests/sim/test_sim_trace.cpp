@@ -3,7 +3,9 @@
 // same cycle stamps for scalar loop/IF programs, keep-first overflow with
 // the dropped count, the classes adding up to CYCLES, and nothing recorded
 // (and no cycle changed) without MODE.TRACE.
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -311,6 +313,28 @@ TEST(SimTrace, TheStopWritesTheRingToTraceAddrAndNothingElse) {
     EXPECT_EQ(counter->beats.load(), c.beats) << c.what << ": write beats of the dump";
     EXPECT_EQ(r.arena, h.arena) << c.what << ": the RTL and the HLS core wrote different bytes";
     EXPECT_EQ(r.report.cycles, h.report.cycles) << c.what;
+  }
+}
+
+// What the dump costs a stop: a beat per cycle, a few cycles to start and
+// to await the last response, nothing counted in CYCLES.
+TEST(SimTrace, TheDumpTakesAboutABeatPerCycleAfterCyclesStopped) {
+  SimBackend sim(smallSim());
+  for (int32_t n : {100, 300}) {
+    const Asm a = counterLoop(n);
+    const uint32_t beats = (std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH) + 7) / 8;
+    const Outcome off = runTraced(sim, a, 256, false);
+    const backends::SimRunEvents offAt = sim.lastRunEvents();
+    const Outcome on = runTraced(sim, a, 256, true);
+    const backends::SimRunEvents onAt = sim.lastRunEvents();
+    ASSERT_TRUE(on.report.trace.has_value());
+    EXPECT_EQ(on.report.cycles, off.report.cycles);
+    const uint64_t stopOff = offAt.done - offAt.startAccepted;
+    const uint64_t stopOn = onAt.done - onAt.startAccepted;
+    std::printf("n %d: start to done %llu cycles without MODE.TRACE, %llu with (%u beats)\n", n,
+                static_cast<unsigned long long>(stopOff), static_cast<unsigned long long>(stopOn), beats);
+    EXPECT_GE(stopOn, stopOff + beats) << n;
+    EXPECT_LE(stopOn, stopOff + beats + 8) << n;
   }
 }
 
