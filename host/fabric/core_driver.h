@@ -25,8 +25,8 @@ struct LoadedProgram {
   DeviceAddress data = 0;
   uint32_t dataBytes = 0;
   DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
-  // kTraceAreaBytes, 64-byte aligned (beside the context): where a profiled
-  // start's ring goes on a core with FEATURE_TRACE_DMA; 0: read the window.
+  // kTraceAreaBytes, 64-byte aligned (DeviceProgram::traceArea): where a
+  // profiled start's ring goes on a core with FEATURE_TRACE_DMA; 0: read the window.
   DeviceAddress traceArea = 0;
   bool resume = false;        // continue a run that stopped PREEMPTED or SLICE_END
   bool trace = false;         // MODE.TRACE: the report carries the start's trace ring and class cycles

@@ -53,10 +53,7 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
   };
   if (Status s = allocate(codeBytes, &p.loaded_.program); !s) return s;
   if (Status s = allocate(dataBytes, &p.loaded_.data); !s) return s;
-  // The context and, beside it, the trace area: one allocation.
-  if (Status s = allocate(isa::kCONTEXT_BYTES + kTraceAreaBytes, &p.loaded_.context); !s) return s;
-  p.loaded_.traceArea = p.loaded_.context + isa::kCONTEXT_BYTES;
-  static_assert(isa::kCONTEXT_BYTES % isa::kMEM_BEAT_BYTES == 0, "the trace area must stay 64-byte aligned");
+  if (Status s = allocate(isa::kCONTEXT_BYTES, &p.loaded_.context); !s) return s;
   p.loaded_.programBytes = static_cast<uint32_t>(codeBytes);
   p.loaded_.dataBytes = static_cast<uint32_t>(dataBytes);
 
@@ -96,10 +93,19 @@ DeviceProgram& DeviceProgram::operator=(DeviceProgram&& other) noexcept {
 DeviceProgram::~DeviceProgram() { releaseAll(); }
 
 void DeviceProgram::releaseAll() {
-  for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context}) {
+  for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context, loaded_.traceArea}) {
     if (a != 0) backend_->release(a);
   }
   loaded_ = LoadedProgram{};
+}
+
+Result<DeviceAddress> DeviceProgram::traceArea() {
+  if (loaded_.traceArea == 0) {
+    Result<DeviceAddress> area = backend_->allocate(kTraceAreaBytes);  // 64-byte aligned
+    if (!area) return area.status();
+    loaded_.traceArea = *area;
+  }
+  return loaded_.traceArea;
 }
 
 LoadedProgram DeviceProgram::resumed() const {

@@ -27,6 +27,9 @@ Outcome runTraced(FabricBackend& backend, const Asm& a, uint64_t dataBytes, bool
   Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, dataBytes);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return out;
+  if (trace) {
+    EXPECT_TRUE(program->traceArea().isOk());
+  }
   LoadedProgram loaded = program->loaded();
   loaded.trace = trace;
   CoreDriver driver(backend);
@@ -176,6 +179,7 @@ DeviceTrace slicedTrace(FabricBackend& backend, const Asm& a, uint32_t insnLimit
   Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, 256);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return joined;
+  EXPECT_TRUE(program->traceArea().isOk());
   CoreDriver driver(backend);
   RunLimits limits;
   limits.insnLimit = insnLimit;
@@ -386,6 +390,7 @@ TEST(SimTrace, PreemptedStartsJoinToTheUninterruptedTrace) {
   SimBackend sim(smallSim());
   Result<DeviceProgram> program = DeviceProgram::load(sim, a.code, {}, 256);
   ASSERT_TRUE(program.isOk());
+  ASSERT_TRUE(program->traceArea().isOk());
   CoreDriver driver(sim);
   RunLimits limits;
   limits.pollInterval = std::chrono::microseconds(200);
