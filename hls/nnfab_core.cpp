@@ -45,10 +45,27 @@ struct Tracer {
   uint64_t classCycles[isa::kNumTraceClasses];
 };
 
+// Per opcode: its class (bits 2:0) and whether it is traced (bit 3: without
+// BACKEDGE, bit 4: with it). One lookup instead of two decodes per
+// instruction: the C-simulated core's cost of MODE.TRACE is this bookkeeping.
+struct TraceTable {
+  uint8_t info[256];
+};
+constexpr TraceTable makeTraceTable() {
+  TraceTable t = {};
+  for (uint32_t op = 0; op < 256; ++op) {
+    t.info[op] = static_cast<uint8_t>(isa::traceClassOf(op) | (isa::traceBranch(op, 0) ? 8u : 0u) |
+                                      (isa::traceBranch(op, 1) ? 16u : 0u));
+  }
+  return t;
+}
+constexpr TraceTable kTraceTable = makeTraceTable();
+
 void traceInstruction(Tracer& tr, const isa::Fields& f, uint32_t pc, uint64_t cyclesBefore, bool taken,
                       uint64_t cost) {
-  tr.classCycles[isa::traceClassOf(f.opcode)] += cost;
-  if (!isa::traceBranch(f.opcode, f.backedge)) return;
+  const uint32_t info = kTraceTable.info[f.opcode & 0xFFu];
+  tr.classCycles[info & 7u] += cost;
+  if ((info & (f.backedge != 0 ? 16u : 8u)) == 0) return;
   if (tr.count < isa::kTRACE_DEPTH) {
     tr.ring[tr.count] = isa::traceEntry(cyclesBefore, pc, taken, f.backedge);
     ++tr.count;
@@ -332,6 +349,7 @@ void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx,
   }
 
   uint32_t retired = 0;  // in this start, for INSN_LIMIT
+  bool softReset = false;
 MAIN:
   while (running) {
     *watchdog_state = watchdogState(st);
@@ -355,6 +373,7 @@ MAIN:
     if (*preempt == isa::kSOFT_RESET_KEY) {
       clearState(st);
       stop = stopAt(isa::kStatusIDLE, 0, 0);
+      softReset = true;
       break;
     }
     if ((*preempt & isa::kPreemptRequest) != 0) {
@@ -394,6 +413,15 @@ MAIN:
   *trace.count = tr.count;
   *trace.dropped = tr.dropped;
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) *trace.classCycles[k] = tr.classCycles[k];
+  // The stop sequence's last part (docs/isa.md "Trace ring"): CYCLES is
+  // final above, the entries go to TRACE_ADDR before ap_done.
+  if (tr.on && trace.mem != 0 && !softReset) {
+  TRACE_DUMP:
+    for (uint32_t i = 0; i < tr.count; ++i) {
+#pragma HLS PIPELINE II=1
+      trace.mem[i] = tr.ring[i];
+    }
+  }
 }
 
 }  // namespace hls
@@ -406,12 +434,14 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
                            uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
                            uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
-                           uint64_t* class_cycles_tensor, uint64_t trace[nnfab::isa::kTRACE_DEPTH]) {
+                           uint64_t* class_cycles_tensor, uint64_t* trace_mem,
+                           uint64_t trace[nnfab::isa::kTRACE_DEPTH]) {
   // Offsets pinned to docs/register-map.md; pragma arguments must be
   // literals, so the static_asserts below tie them to the generated map.
 #pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=data bundle=data offset=slave depth=65536 max_read_burst_length=64 max_write_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=ctx bundle=data offset=slave depth=64
+#pragma HLS INTERFACE mode=m_axi port=trace_mem bundle=data offset=slave depth=256 max_write_burst_length=32
 #pragma HLS INTERFACE mode=s_axilite port=prog offset=0x10 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=data offset=0x18 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=ctx offset=0x20 bundle=control
@@ -439,6 +469,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_salu offset=0x98 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_branch offset=0xA0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_tensor offset=0xA8 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=trace_mem offset=0xB0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=trace offset=0x800 bundle=control
   // Outputs without the ap_vld word Vitis HLS would otherwise put after each
   // (it would collide with the next register of the map).
@@ -475,13 +506,16 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kRegTRACE_DROPPED == 0x84 && nnfab::isa::kRegCLASS_CYCLES_CTRL == 0x88 &&
                     nnfab::isa::kRegCLASS_CYCLES_MEM == 0x90 && nnfab::isa::kRegCLASS_CYCLES_SALU == 0x98 &&
                     nnfab::isa::kRegCLASS_CYCLES_BRANCH == 0xA0 && nnfab::isa::kRegCLASS_CYCLES_TENSOR == 0xA8 &&
+                    nnfab::isa::kRegTRACE_ADDR == 0xB0 &&
                     nnfab::isa::kTRACE_RING_OFFSET == 0x800,
                 "the INTERFACE offsets above no longer match isa/isa.json");
-  static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64,
+  static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64 &&
+                    nnfab::isa::kTRACE_DEPTH == 256,
                 "the m_axi depths above no longer match isa/isa.json");
   const nnfab::hls::TraceOutputs outputs = {
       trace, trace_count, trace_dropped,
-      {class_cycles_ctrl, class_cycles_mem, class_cycles_salu, class_cycles_branch, class_cycles_tensor}};
+      {class_cycles_ctrl, class_cycles_mem, class_cycles_salu, class_cycles_branch, class_cycles_tensor},
+      trace_mem};
   nnfab::hls::nnfab_core_with_params(prog, data, ctx, prog_size, data_size, mode, insn_limit, loop_budget,
                                      exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, features, cycles,
                                      iterations, instret, id, isa_version, outputs, nnfab::hls::kDefaultCycleParams);

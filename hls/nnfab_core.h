@@ -19,6 +19,9 @@
 //   ctx           CONTEXT_BYTES / 4 words, read on MODE.RESUME, written on
 //                 PREEMPTED and SLICE_END
 //   preempt       the PREEMPT register, sampled at every instruction boundary
+//   trace_mem     TRACE_ADDR: the trace area the ring's entries are written
+//                 to when the core stops (MODE.TRACE; a null pointer, as
+//                 TRACE_ADDR 0: nothing is written)
 //   trace         TRACE_DEPTH entries of the trace ring (read window at
 //                 TRACE_RING_OFFSET), written with MODE.TRACE
 // Outputs are written when the core stops; watchdog_state and the three
@@ -32,23 +35,30 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
                            uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
                            uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
-                           uint64_t* class_cycles_tensor, uint64_t trace[nnfab::isa::kTRACE_DEPTH]);
+                           uint64_t* class_cycles_tensor, uint64_t* trace_mem,
+                           uint64_t trace[nnfab::isa::kTRACE_DEPTH]);
 
 namespace nnfab {
 namespace hls {
 
 // The FEATURES register of this core: it executes FLOAT32, CVT and FC, and
-// has the trace ring and class counters (MODE.TRACE).
-static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE;
+// has the trace ring and class counters (MODE.TRACE), and writes the ring to
+// TRACE_ADDR when it stops.
+static constexpr uint32_t kCoreFeatures =
+    isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA;
 
 // Where one start puts its trace (docs/isa.md "Trace ring"): the ring, TRACE_COUNT,
 // TRACE_DROPPED and CLASS_CYCLES_* in TraceClass order. All are zeroed at
-// every start and filled only with MODE.TRACE.
+// every start and filled only with MODE.TRACE. With MODE.TRACE and a
+// non-null `mem` (TRACE_ADDR), the core also writes the ring's TRACE_COUNT
+// entries there when it stops, after CYCLES stopped counting (not when a
+// soft reset ended the start: the RTL abandons the write then).
 struct TraceOutputs {
   uint64_t* ring;  // TRACE_DEPTH entries
   uint32_t* count;
   uint32_t* dropped;
   uint64_t* classCycles[isa::kNumTraceClasses];
+  uint64_t* mem;  // TRACE_ADDR's area (TRACE_DEPTH entries) or null
 };
 
 // The same core with another memory latency in its cycle model (a device

@@ -22,7 +22,7 @@ enum TraceClass : uint32_t {
 static constexpr uint32_t kNumTraceClasses = 5;
 static constexpr uint32_t kClassCyclesStride = 8;  // bytes between the 64-bit counters
 
-inline uint32_t traceClassOf(uint32_t opcode) {
+constexpr uint32_t traceClassOf(uint32_t opcode) {
   switch (opcode & kClassMask) {
     case kClassSALU: return kTraceClassSalu;
     case kClassBRCMP: return kTraceClassBranch;
@@ -43,7 +43,7 @@ inline uint32_t traceClassOf(uint32_t opcode) {
 
 // Whether a retiring branch goes into the trace ring: every conditional
 // branch (BNZ, BZ, BRCMP) and a JMP marked BACKEDGE.
-inline bool traceBranch(uint32_t opcode, uint32_t backedge) {
+constexpr bool traceBranch(uint32_t opcode, uint32_t backedge) {
   return (opcode & kClassMask) == kClassBRCMP || opcode == kOpBNZ || opcode == kOpBZ ||
          (opcode == kOpJMP && backedge != 0);
 }

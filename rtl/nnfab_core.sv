@@ -84,7 +84,7 @@ module nnfab_core (
 
   // ------------------------------------------------------ control slave
   logic ap_start, start_accepted, core_idle, core_done, preempt;
-  logic [63:0] prog_addr, data_addr, ctx_addr, loop_budget, exec_budget, cycles, iterations, instret;
+  logic [63:0] prog_addr, data_addr, ctx_addr, loop_budget, exec_budget, cycles, iterations, instret, trace_addr;
   logic [31:0] prog_size, data_size, mode, insn_limit, watchdog_state, status, halt_pc, fault_info;
 
   assign sim_idle = core_idle && !soft_reset;  // as AP_IDLE reads it
@@ -125,6 +125,7 @@ module nnfab_core (
       .insn_limit(insn_limit),
       .loop_budget(loop_budget),
       .exec_budget(exec_budget),
+      .trace_addr(trace_addr),
       .preempt(preempt),
       .watchdog_state(watchdog_state),
       .status(status),
@@ -141,8 +142,11 @@ module nnfab_core (
 
   // ------------------------------------------------------ trace ring
   // docs/isa.md "Trace ring": filled from the sequencer's retire, read by the
-  // control slave's window.
-  logic tr_event, tr_taken, tr_backedge, tr_cycle;
+  // control slave's window, or written to TRACE_ADDR while the sequencer
+  // waits in S_FINISH (through the data port's write queue).
+  logic tr_event, tr_taken, tr_backedge, tr_cycle, tr_finish, tr_hold, r_dumping, r_sq_push;
+  logic [63:0] r_sq_addr, r_sq_strb;
+  logic [511:0] r_sq_data;
   logic [12:0] tr_pc;
   logic [2:0] tr_class;
   logic [63:0] trace_entry;
@@ -151,8 +155,10 @@ module nnfab_core (
   nnfab_trace_ring u_trace (
       .clk(ap_clk),
       .rst(rst),
+      .dump_rst(unit_rst),
       .start(start_accepted),
       .start_trace(mode[NNFAB_BIT_MODE_TRACE]),
+      .trace_addr(trace_addr),
       .ev_valid(tr_event),
       .ev_pc(tr_pc),
       .ev_taken(tr_taken),
@@ -164,7 +170,16 @@ module nnfab_core (
       .rd_entry(trace_entry),
       .count(trace_count),
       .dropped(trace_dropped),
-      .class_cycles(class_cycles)
+      .class_cycles(class_cycles),
+      .finish(tr_finish),
+      .hold(tr_hold),
+      .dumping(r_dumping),
+      .sq_push(r_sq_push),
+      .sq_addr(r_sq_addr),
+      .sq_data(r_sq_data),
+      .sq_strb(r_sq_strb),
+      .sq_full(sq_full),
+      .writes_idle(writes_idle)
   );
 
   // ------------------------------------------------- program memory
@@ -221,8 +236,9 @@ module nnfab_core (
   );
 
   // ------------------------------------------------------ data port
-  // Clients (sequencer: loads, stores, context; tensor unit) take turns, so
-  // their requests are OR-combined.
+  // Clients (sequencer: loads, stores, context; tensor unit; the trace
+  // ring's dump) take turns, so their requests are OR-combined (the dump's
+  // beat selected by its own registered flag).
   logic s_rd_valid, t_rd_valid, rd_ready, r_valid, r_error, s_r_ready, t_r_ready;
   logic [63:0] s_rd_addr, t_rd_addr;
   logic [7:0] s_rd_len, t_rd_len;
@@ -266,10 +282,10 @@ module nnfab_core (
       .r_valid(r_valid),
       .r_error(r_error),
       .r_ready(s_r_ready || t_r_ready),
-      .sq_push(s_sq_push || t_sq_push),
-      .sq_addr(s_sq_push ? s_sq_addr : t_sq_addr),
-      .sq_data(s_sq_push ? s_sq_data : t_sq_data),
-      .sq_strb(s_sq_push ? s_sq_strb : t_sq_strb),
+      .sq_push(s_sq_push || t_sq_push || r_sq_push),
+      .sq_addr(s_sq_push ? s_sq_addr : r_dumping ? r_sq_addr : t_sq_addr),
+      .sq_data(s_sq_push ? s_sq_data : r_dumping ? r_sq_data : t_sq_data),
+      .sq_strb(s_sq_push ? s_sq_strb : r_dumping ? r_sq_strb : t_sq_strb),
       .sq_full(sq_full),
       .bw_aw_valid(bw_aw_valid),
       .bw_aw_addr(bw_aw_addr),
@@ -378,7 +394,9 @@ module nnfab_core (
       .tr_backedge(tr_backedge),
       .tr_pc(tr_pc),
       .tr_cycle(tr_cycle),
-      .tr_class(tr_class)
+      .tr_class(tr_class),
+      .tr_finish(tr_finish),
+      .tr_hold(tr_hold)
   );
 
   // ---------------------------------------------------- tensor unit
@@ -448,6 +466,7 @@ module nnfab_core (
       assert (!(s_rd_valid && t_rd_valid)) else $error("data port: sequencer and tensor unit request reads at once");
       assert (!(s_r_ready && t_r_ready)) else $error("data port: sequencer and tensor unit take read beats at once");
       assert (!(s_sq_push && t_sq_push)) else $error("data port: sequencer and tensor unit push writes at once");
+      assert (!(r_dumping && (s_sq_push || t_sq_push))) else $error("data port: the trace dump shares the write queue");
     end
   end
 `endif

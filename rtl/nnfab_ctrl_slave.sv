@@ -52,6 +52,7 @@ module nnfab_ctrl_slave (
     output logic [31:0] insn_limit,
     output logic [63:0] loop_budget,
     output logic [63:0] exec_budget,
+    output logic [63:0] trace_addr,
     output logic        preempt,
     input  logic [31:0] watchdog_state,
     input  logic [31:0] status,
@@ -151,6 +152,7 @@ module nnfab_ctrl_slave (
       insn_limit <= '0;
       loop_budget <= '0;
       exec_budget <= '0;
+      trace_addr <= '0;
       preempt_reg <= '0;
     end else begin
       if (start_accepted) ap_start <= 1'b0;
@@ -183,6 +185,8 @@ module nnfab_ctrl_slave (
           NNFAB_REG_LOOP_BUDGET + 8'd4: loop_budget[63:32] <= merge(loop_budget[63:32], w_q, wmask);
           NNFAB_REG_EXEC_BUDGET: exec_budget[31:0] <= merge(exec_budget[31:0], w_q, wmask);
           NNFAB_REG_EXEC_BUDGET + 8'd4: exec_budget[63:32] <= merge(exec_budget[63:32], w_q, wmask);
+          NNFAB_REG_TRACE_ADDR: trace_addr[31:0] <= merge(trace_addr[31:0], w_q, wmask);
+          NNFAB_REG_TRACE_ADDR + 8'd4: trace_addr[63:32] <= merge(trace_addr[63:32], w_q, wmask);
           NNFAB_REG_PREEMPT:
           if (reset_key) soft_reset <= 1'b1;
           else preempt_reg <= merge(preempt_reg, w_q, wmask);
@@ -246,6 +250,8 @@ module nnfab_ctrl_slave (
       NNFAB_REG_ISA_VERSION: rd_value = NNFAB_ISA_VERSION;
       NNFAB_REG_TRACE_COUNT: rd_value = trace_count;
       NNFAB_REG_TRACE_DROPPED: rd_value = trace_dropped;
+      NNFAB_REG_TRACE_ADDR: rd_value = trace_addr[31:0];
+      NNFAB_REG_TRACE_ADDR + 8'd4: rd_value = trace_addr[63:32];
       default: rd_value = class_word;
     endcase
     if (r_ring) rd_value = araddr[2] ? trace_entry[63:32] : trace_entry[31:0];

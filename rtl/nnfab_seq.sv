@@ -4,7 +4,8 @@
 // legality), execution of scalar instructions, branches, loads and stores in
 // one cycle each (loads wait for their beat, DIV for the divider, TENSOR for
 // the tensor unit), the counters, and the stop (context save, draining posted
-// writes, STATUS/HALT_PC/FAULT_INFO).
+// writes, STATUS/HALT_PC/FAULT_INFO, then waiting in S_FINISH while the trace
+// ring writes its entries to TRACE_ADDR).
 //
 // Pipeline (docs/rtl.md "Sequencer pipeline"): the instruction that
 // executes is held decoded in a register (d_word and its precomputed flags).
@@ -101,7 +102,11 @@ module nnfab_seq (
     output logic          tr_backedge,
     output logic [12:0]   tr_pc,
     output logic          tr_cycle,
-    output logic [2:0]    tr_class
+    output logic [2:0]    tr_class,
+    // the ring's dump at the stop: S_FINISH waits while tr_hold (the ring
+    // writes its entries to TRACE_ADDR; CYCLES no longer counts)
+    output logic          tr_finish,
+    input  logic          tr_hold
 );
   typedef enum logic [3:0] {
     S_IDLE,
@@ -811,7 +816,8 @@ module nnfab_seq (
         t_abort = 1'b1;
         if (writes_idle && reads_idle && !t_busy) state_d = S_FINISH;
       end
-      S_FINISH: begin
+      S_FINISH:
+      if (!tr_hold) begin
         core_done = 1'b1;
         state_d = S_IDLE;
       end
@@ -835,6 +841,7 @@ module nnfab_seq (
   assign tr_backedge = backedge;
   assign tr_pc = pc[12:0];
   assign tr_cycle = count_cycle && state != S_LOAD;
+  assign tr_finish = state == S_FINISH;
   always_comb begin
     if (cls == NNFAB_CLASS_TENSOR) tr_class = 3'd4;
     else if (cls == NNFAB_CLASS_BRCMP || tr_ctrl_branch) tr_class = 3'd3;

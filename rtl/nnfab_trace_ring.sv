@@ -8,17 +8,27 @@
 //
 // Off the sequencer's paths: the events and cycle classes arrive registered
 // by one stage here, so the ring adds no logic after the sequencer's late
-// signals (retire) but one flip-flop, and never a cycle to the program. The
-// host reads entries through the control slave's window (rd_index ->
-// rd_entry, an asynchronous LUTRAM read the slave registers), so the data
-// port never sees the trace.
+// signals (retire) but one flip-flop, and never a cycle to the program.
+//
+// Two ways out (docs/rtl.md "Trace ring"): the control slave's window
+// (rd_index -> rd_entry, an asynchronous LUTRAM read the slave registers),
+// and the dump: with TRACE_ADDR set (non-zero, 64-byte aligned) the ring
+// writes its entries to device memory when the sequencer has stopped
+// (finish: it waits in S_FINISH while `hold`), after CYCLES stopped
+// counting, one 512-bit beat per cycle through the data port's single-beat
+// write queue, and releases the sequencer once every write is answered.
+// The RAM is eight banks of 32 entries (entry i in bank i % 8, row i / 8),
+// so a row is one beat: entry i lands at TRACE_ADDR + 8 i, and the last
+// beat enables only the bytes of the entries held.
 `include "nnfab_isa.svh"
 
 module nnfab_trace_ring (
     input  logic          clk,
     input  logic          rst,
+    input  logic          dump_rst,     // rst or the end of a soft reset: abandons a dump
     input  logic          start,        // the sequencer accepted a start: clear, latch the enable
     input  logic          start_trace,  // MODE.TRACE at that start
+    input  logic [63:0]   trace_addr,   // TRACE_ADDR at that start
     // a traced branch retires (sequencer)
     input  logic          ev_valid,
     input  logic [12:0]   ev_pc,
@@ -33,10 +43,22 @@ module nnfab_trace_ring (
     output logic [63:0]   rd_entry,
     output logic [31:0]   count,
     output logic [31:0]   dropped,
-    output logic [319:0]  class_cycles  // CLASS_CYCLES_CTRL at bits 63:0, then MEM, SALU, BRANCH, TENSOR
+    output logic [319:0]  class_cycles, // CLASS_CYCLES_CTRL at bits 63:0, then MEM, SALU, BRANCH, TENSOR
+    // the dump at the stop (sequencer and data port)
+    input  logic          finish,       // the sequencer is in S_FINISH
+    output logic          hold,         // ... and waits there for the dump
+    output logic          dumping,      // the dump owns the data port's write queue
+    output logic          sq_push,
+    output logic [63:0]   sq_addr,
+    output logic [511:0]  sq_data,
+    output logic [63:0]   sq_strb,
+    input  logic          sq_full,
+    input  logic          writes_idle
 );
   localparam int DEPTH = NNFAB_TRACE_DEPTH;
   localparam int CLASSES = 5;
+  localparam int BANKS = NNFAB_MEM_BEAT_BYTES / 8;  // entries per beat
+  localparam int ROWS = DEPTH / BANKS;
 
   logic enable;
   logic ev_q;
@@ -50,11 +72,44 @@ module nnfab_trace_ring (
   assign we = ev_q && !full;
   assign count = {23'd0, fill};
 
-  (* ram_style = "distributed" *) logic [63:0] mem[DEPTH];
-  always_ff @(posedge clk) begin
-    if (we) mem[fill[7:0]] <= word_q;
-  end
-  assign rd_entry = mem[rd_index];
+  // The dump's state: the row it writes next (0..ROWS), the latched
+  // TRACE_ADDR, and whether this start's dump is done.
+  logic [5:0] row;
+  logic [63:0] base;
+  logic base_ok, dumped;
+  logic [51:0] base_hi_p1;  // base[63:12] + 1: rows past a 4 KiB page boundary
+  logic [26:0] base_mid_p1;  // its low half first (two short carry chains)
+  logic more;
+  assign more = {row, 3'd0} < fill;
+  assign hold = enable && base_ok && !dumped;
+
+  // Eight banks: one row of all of them is one beat. The window and the
+  // dump share the row address (the host reads the window after AP_DONE,
+  // the dump is over before it).
+  logic [4:0] row_sel;
+  logic [511:0] beat;
+  assign row_sel = dumping ? row[4:0] : rd_index[7:3];
+  generate
+    for (genvar k = 0; k < BANKS; k++) begin : g_bank
+      localparam logic [2:0] K = k;
+      (* ram_style = "distributed" *) logic [63:0] mem[ROWS];
+      always_ff @(posedge clk) begin
+        if (we && fill[2:0] == K) mem[fill[7:3]] <= word_q;
+      end
+      assign beat[k*64+:64] = mem[row_sel];
+      // Only the bytes of the entries held: entry 8 row + k.
+      assign sq_strb[k*8+:8] = {8{{row, K} < fill}};
+    end
+  endgenerate
+  assign rd_entry = beat[{rd_index[2:0], 6'd0}+:64];
+
+  // Beat address TRACE_ADDR + 64 row: a 7-bit sum, the page above it from
+  // base or base + 1 (computed while the program runs): no long carry here.
+  logic [6:0] lo_sum;
+  assign lo_sum = {1'b0, base[11:6]} + {1'b0, row};
+  assign sq_addr = {lo_sum[6] ? base_hi_p1 : base[63:12], lo_sum[5:0], 6'd0};
+  assign sq_data = beat;
+  assign sq_push = dumping && more && !sq_full;
 
   // A 64-bit counter in two 32-bit halves (as the sequencer's CYCLES): no
   // carry chain longer than 32 bits.
@@ -84,6 +139,33 @@ module nnfab_trace_ring (
         if (full) dropped <= dropped + 32'd1;
         else fill <= fill + 9'd1;
       end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    base_ok <= base != 64'd0 && base[5:0] == 6'd0;
+    // Two cycles after the start, long before the stop.
+    base_mid_p1 <= {1'b0, base[37:12]} + 27'd1;
+    base_hi_p1 <= {base[63:38] + {25'd0, base_mid_p1[26]}, base_mid_p1[25:0]};
+    if (dump_rst) begin
+      base <= '0;
+      dumping <= 1'b0;
+      dumped <= 1'b0;
+      row <= '0;
+    end else if (start) begin
+      base <= trace_addr;
+      dumping <= 1'b0;
+      dumped <= 1'b0;
+      row <= '0;
+    end else if (dumping) begin
+      if (sq_push) row <= row + 6'd1;
+      // Every beat queued: done once the last write is answered.
+      if (!more && writes_idle) begin
+        dumping <= 1'b0;
+        dumped <= 1'b1;
+      end
+    end else if (finish && hold) begin
+      dumping <= 1'b1;
     end
   end
 
@@ -119,6 +201,12 @@ module nnfab_trace_ring (
       if (a_full) assert (full && fill == a_fill) else $error("trace ring: a full ring changed before a start");
       if (!enable) assert (fill == 9'd0 && dropped == 32'd0 && class_cycles == '0)
         else $error("trace ring: recorded without MODE.TRACE");
+      // The dump: only while the sequencer waits in S_FINISH, only the
+      // rows of entries held, only inside the TRACE_DEPTH * 8-byte area.
+      if (dumping) assert (finish) else $error("trace ring: dumping outside the sequencer's S_FINISH");
+      if (sq_push)
+        assert (hold && sq_strb[7:0] == 8'hFF && row < 6'(DEPTH / BANKS) && sq_addr - base < 64'(DEPTH * 8))
+        else $error("trace ring: a dump beat outside the trace area or of no entry");
     end
   end
 `endif

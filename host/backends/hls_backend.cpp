@@ -25,7 +25,8 @@ constexpr uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 constexpr uint64_t join(uint32_t low, uint32_t high) { return (uint64_t{high} << 32) | low; }
 
 bool isArgument(uint32_t offset) {
-  return offset >= isa::kRegPROG_ADDR && offset < isa::kRegPREEMPT;  // PROG_ADDR .. EXEC_BUDGET high word
+  return (offset >= isa::kRegPROG_ADDR && offset < isa::kRegPREEMPT) ||  // PROG_ADDR .. EXEC_BUDGET high word
+         offset == isa::kRegTRACE_ADDR || offset == isa::kRegTRACE_ADDR + kWordBytes;
 }
 
 // The core reads PREEMPT and writes its live registers through volatile
@@ -317,6 +318,18 @@ void HlsBackend::appendTrace(const uint64_t* ring, uint32_t count, uint32_t drop
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) trace_.classCycles[k] += classCycles[k];
 }
 
+// The last part of a host-visible stop (docs/isa.md "Trace ring"): the
+// start's ring, joined over its internal slices, to TRACE_ADDR, as the core
+// writes its own ring when one call is the whole start (the slices get no
+// area). Not after a soft reset; an area outside device memory is not
+// written (the RTL does not report an error response to these writes).
+void HlsBackend::writeTrace(uint32_t mode, uint64_t traceAddr, const Stop& stop) {
+  if ((mode & isa::kMODE_TRACE) == 0 || traceAddr == 0 || traceAddr % isa::kMEM_BEAT_BYTES != 0) return;
+  if (stop.status == isa::kStatusIDLE || trace_.count == 0) return;
+  uint8_t* area = memory_.map(traceAddr, uint64_t{trace_.count} * sizeof(uint64_t), sizeof(uint64_t));
+  if (area != nullptr) std::memcpy(area, trace_.ring, uint64_t{trace_.count} * sizeof(uint64_t));
+}
+
 bool HlsBackend::waitForAbort() {
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   wake_.wait(lock, [this] { return abort_ || shutdown_; });
@@ -339,6 +352,7 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
   const uint32_t hostLimit = args[word(isa::kRegINSN_LIMIT)];
   const uint64_t loopBudget = join(args[word(isa::kRegLOOP_BUDGET)], args[word(isa::kRegLOOP_BUDGET) + 1]);
   const uint64_t execBudget = join(args[word(isa::kRegEXEC_BUDGET)], args[word(isa::kRegEXEC_BUDGET) + 1]);
+  const uint64_t traceAddr = join(args[word(isa::kRegTRACE_ADDR)], args[word(isa::kRegTRACE_ADDR) + 1]);
 
   // The memory system answers an access outside the device memory (or one
   // the m_axi port cannot make, misaligned) with an error: BUS_ERROR, with
@@ -420,7 +434,8 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     uint32_t dropped = 0;
     uint64_t classCycles[isa::kNumTraceClasses] = {};
     const hls::TraceOutputs traceOut = {
-        ring, &count, &dropped, {&classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3], &classCycles[4]}};
+        ring, &count, &dropped, {&classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3], &classCycles[4]},
+        nullptr};  // the slices write no area: writeTrace does, for the whole start
     hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
                                 context_, progSize, dataSize, sliceMode, limit, loopBudget, execBudget, preempt,
                                 coreView(watchdogState_), &stop->status, &stop->haltPc, &stop->faultInfo,
@@ -433,12 +448,16 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     instret = instret_.load();
     sliceMode |= isa::kModeResume;
 
-    if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) return Outcome::STOPPED;
+    if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) {
+      writeTrace(mode, traceAddr, *stop);
+      return Outcome::STOPPED;
+    }
     if (aborting_.load()) return Outcome::ABORTED;
     if (stop->status == isa::kStatusSLICE_END && (hostLimit == 0 || retired < hostLimit)) continue;
     // A stop the host sees: its context goes to the host's area.
     if (hostContext == nullptr) return busError(ctxAddr);
     std::memcpy(hostContext, context_, isa::kCONTEXT_BYTES);
+    writeTrace(mode, traceAddr, *stop);
     return Outcome::STOPPED;
   }
 }

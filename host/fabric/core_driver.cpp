@@ -72,9 +72,9 @@ uint64_t saturatingAdd(uint64_t a, uint64_t b) {
 
 }  // namespace
 
-bool CoreDriver::traceSupported() {
-  if (!traceSupported_) traceSupported_ = (backend_.readRegister(isa::kRegFEATURES) & isa::kFEATURE_TRACE) != 0;
-  return *traceSupported_;
+uint32_t CoreDriver::features() {
+  if (!features_) features_ = backend_.readRegister(isa::kRegFEATURES);
+  return *features_;
 }
 
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
@@ -113,7 +113,12 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   setup.write64(isa::kRegCTX_ADDR, program.context);
   setup.write(isa::kRegPROG_SIZE, program.programBytes);
   setup.write(isa::kRegDATA_SIZE, program.dataBytes);
-  const bool trace = program.trace && traceSupported();
+  const bool trace = program.trace && (features() & isa::kFEATURE_TRACE) != 0;
+  // Where the core writes its ring at the stop (0: nowhere; the window
+  // then). TRACE_ADDR outlives the run, so a traced run always sets it.
+  const bool traceDma = trace && (features() & isa::kFEATURE_TRACE_DMA) != 0;
+  const DeviceAddress traceArea = traceDma ? program.traceArea : 0;
+  if (traceDma) setup.write64(isa::kRegTRACE_ADDR, traceArea);
   setup.write(isa::kRegMODE, (program.resume ? isa::kModeResume : 0u) | (trace ? isa::kMODE_TRACE : 0u));
   setup.write(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
   setup.write64(isa::kRegLOOP_BUDGET, loopBudget);
@@ -231,7 +236,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   report.cycles = finish.value64(cyclesAt);
   report.iterations = finish.value64(iterationsAt);
   report.instret = finish.value64(instretAt);
-  if (trace) report.trace = traceReadout.finish(finish, backend_);
+  if (trace) report.trace = traceReadout.finish(finish, backend_, traceArea);
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {

@@ -25,6 +25,9 @@ struct LoadedProgram {
   DeviceAddress data = 0;
   uint32_t dataBytes = 0;
   DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
+  // kTraceAreaBytes, 64-byte aligned (DeviceProgram::traceArea): where a
+  // profiled start's ring goes on a core with FEATURE_TRACE_DMA; 0: read the window.
+  DeviceAddress traceArea = 0;
   bool resume = false;        // continue a run that stopped PREEMPTED or SLICE_END
   bool trace = false;         // MODE.TRACE: the report carries the start's trace ring and class cycles
 };
@@ -80,13 +83,14 @@ class CoreDriver {
   FabricBackend& backend() { return backend_; }
 
  private:
-  // FEATURES.FEATURE_TRACE, read once when a run first asks for a trace:
-  // a core without the ring is run without MODE.TRACE and reports none.
-  bool traceSupported();
+  // FEATURES, read once when a run first asks for a trace: a core without
+  // FEATURE_TRACE is run without MODE.TRACE and reports none; one without
+  // FEATURE_TRACE_DMA is read through the ring's window.
+  uint32_t features();
 
   FabricBackend& backend_;
   std::mutex mutex_;  // one run at a time on this driver
-  std::optional<bool> traceSupported_;
+  std::optional<uint32_t> features_;
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

@@ -93,10 +93,19 @@ DeviceProgram& DeviceProgram::operator=(DeviceProgram&& other) noexcept {
 DeviceProgram::~DeviceProgram() { releaseAll(); }
 
 void DeviceProgram::releaseAll() {
-  for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context}) {
+  for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context, loaded_.traceArea}) {
     if (a != 0) backend_->release(a);
   }
   loaded_ = LoadedProgram{};
+}
+
+Result<DeviceAddress> DeviceProgram::traceArea() {
+  if (loaded_.traceArea == 0) {
+    Result<DeviceAddress> area = backend_->allocate(kTraceAreaBytes);  // 64-byte aligned
+    if (!area) return area.status();
+    loaded_.traceArea = *area;
+  }
+  return loaded_.traceArea;
 }
 
 LoadedProgram DeviceProgram::resumed() const {

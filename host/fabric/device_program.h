@@ -1,5 +1,6 @@
 // Device memory for one program: allocates and fills the program, the data
-// region (the data image, zeros after it) and the context area, and releases
+// region (the data image, zeros after it) and the context area (and, for
+// a profiled run, the trace area of fabric/device_trace.h), and releases
 // them when destroyed. Takes plain spans, so that it does not depend on the
 // compiler (compiler::Program's code / dataImage / dataBytes fit directly).
 #pragma once
@@ -41,6 +42,9 @@ class DeviceProgram {
   const LoadedProgram& loaded() const { return loaded_; }
   // The same program, continuing from its saved context.
   LoadedProgram resumed() const;
+  // kTraceAreaBytes for MODE.TRACE's entries (LoadedProgram::traceArea),
+  // allocated at the first call: a run without profiling never touches it.
+  Result<DeviceAddress> traceArea();
 
   // Byte ranges of the data region (INVALID_ARGUMENT outside it).
   Status writeData(uint64_t offset, const void* src, uint64_t bytes);

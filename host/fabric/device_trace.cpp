@@ -36,11 +36,21 @@ void TraceReadout::addTo(RegisterBatch& batch) {
   }
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, DeviceAddress area) const {
   DeviceTrace trace;
   const uint32_t count = std::min<uint32_t>(batch.value(countAt_), isa::kTRACE_DEPTH);
   trace.dropped = batch.value(droppedAt_);
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) trace.classCycles[k] = batch.value64(classAt_[k]);
+
+  // The core wrote its entries to the trace area before AP_DONE: one copy.
+  // (Should the copy fail, the window below still holds them.)
+  if (area != 0) {
+    trace.entries.resize(count);
+    if (count == 0 || backend.copyFromDevice(trace.entries.data(), area, uint64_t{count} * sizeof(uint64_t))) {
+      return trace;
+    }
+    trace.entries.clear();
+  }
 
   // The ring's window in one accessRegisters call (on sim one hand-off to
   // the simulation thread for the whole ring, not one per 16 entries).

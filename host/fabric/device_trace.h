@@ -14,6 +14,10 @@
 
 namespace nnfab::fabric {
 
+// The trace area a profiled start's ring is written to when the core can
+// (FEATURES.FEATURE_TRACE_DMA, TRACE_ADDR): TRACE_DEPTH entries of 8 bytes.
+inline constexpr uint64_t kTraceAreaBytes = uint64_t{isa::kTRACE_DEPTH} * sizeof(uint64_t);
+
 struct TraceEntry {
   uint64_t cycle = 0;  // CYCLES when the branch issued (48 bits)
   uint32_t pc = 0;
@@ -32,14 +36,17 @@ struct DeviceTrace {
   void append(const DeviceTrace& later);
 };
 
-// Reading a stopped core's trace in two register batches: TRACE_COUNT,
-// TRACE_DROPPED and CLASS_CYCLES_* go into a batch the caller runs anyway
+// Reading a stopped core's trace: TRACE_COUNT, TRACE_DROPPED and
+// CLASS_CYCLES_* go into a register batch the caller runs anyway
 // (CoreDriver's batch at the stop), then finish() reads the TRACE_COUNT
-// entries of the ring in one more accessRegisters call.
+// entries: with a trace area (the core wrote them to TRACE_ADDR before
+// AP_DONE) in one copyFromDevice, else (area 0: a core without
+// FEATURE_TRACE_DMA) through the control slave's window in one more
+// accessRegisters call.
 class TraceReadout {
  public:
   void addTo(RegisterBatch& batch);
-  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend) const;
+  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend, DeviceAddress area = 0) const;
 
  private:
   size_t countAt_ = 0, droppedAt_ = 0;
@@ -47,7 +54,7 @@ class TraceReadout {
 };
 
 // Reads TRACE_COUNT, TRACE_DROPPED, CLASS_CYCLES_* and the ring's entries
-// from a stopped core.
+// (through the window) from a stopped core.
 DeviceTrace readDeviceTrace(FabricBackend& backend);
 
 }  // namespace nnfab::fabric

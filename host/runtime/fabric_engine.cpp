@@ -33,7 +33,7 @@ fabric::FabricBackend* FabricEngine::backend() {
 
 uint64_t FabricEngine::memoryNeed(const compiler::Program& program) {
   return aligned(program.code.size() * isa::kINSTRUCTION_BYTES) + aligned(program.dataBytes) +
-         aligned(isa::kCONTEXT_BYTES);
+         aligned(isa::kCONTEXT_BYTES + fabric::kTraceAreaBytes);  // and a profiled run's trace area
 }
 
 namespace {

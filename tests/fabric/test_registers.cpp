@@ -108,8 +108,12 @@ TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
   EXPECT_EQ(readRegister64(b, isa::kRegLOOP_BUDGET), 0x123456789ABCull);
   b.writeRegister(isa::kRegINSN_LIMIT, 77);
   EXPECT_EQ(b.readRegister(isa::kRegINSN_LIMIT), 77u);
-  // The map's former gap is FEATURES: the HLS core executes FLOAT32 and FC.
-  EXPECT_EQ(b.readRegister(isa::kRegFEATURES), isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);
+  writeRegister64(b, isa::kRegTRACE_ADDR, 0xABCDEF012340ull);
+  EXPECT_EQ(readRegister64(b, isa::kRegTRACE_ADDR), 0xABCDEF012340ull);
+  // The map's former gap is FEATURES: the HLS core executes FLOAT32 and FC,
+  // has the trace ring and writes it to TRACE_ADDR.
+  EXPECT_EQ(b.readRegister(isa::kRegFEATURES),
+            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
   EXPECT_EQ(b.readRegister(0x200), 0u);  // outside the window
   b.writeRegister(0x200, 1);
 }

@@ -3,6 +3,7 @@
 // table of docs/isa.md), MODE.RESUME, the PREEMPT word, WATCHDOG_STATE.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "fabric/insn.h"
@@ -24,13 +25,14 @@ struct Top {
   uint32_t traceCount = 0, traceDropped = 0;
   uint64_t classCycles[isa::kNumTraceClasses] = {};
   uint64_t trace[isa::kTRACE_DEPTH] = {};
+  uint64_t* traceMem = nullptr;  // TRACE_ADDR
 
   void call(uint32_t mode, uint32_t insnLimit, uint64_t loopBudget = 0, uint64_t execBudget = 0) {
     nnfab_core(prog.data(), data.data(), ctx.data(), static_cast<uint32_t>(prog.size() * 8),
                static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
                &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version,
                &traceCount, &traceDropped, &classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3],
-               &classCycles[4], trace);
+               &classCycles[4], traceMem, trace);
   }
   uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
 };
@@ -44,7 +46,8 @@ TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
   EXPECT_EQ(t.haltPc, 5u);
   EXPECT_EQ(t.id, isa::kCORE_ID);
   EXPECT_EQ(t.version, isa::kIsaVersion);
-  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);  // FLOAT32, FC, the trace ring
+  // FLOAT32, FC, the trace ring and its write to TRACE_ADDR
+  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
   EXPECT_EQ(t.instret, 5u);
   EXPECT_EQ(t.iterations, 1u);
   EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs
@@ -126,6 +129,42 @@ TEST(HlsTopFunction, BudgetsStopAtTheExactBoundary) {
   t.prog = {in::nop(), in::jmp(1)};
   t.call(0, 0, 10, 3000);
   EXPECT_EQ(t.status, isa::kStatusEXEC_TIMEOUT);
+}
+
+// The stop writes the ring to TRACE_ADDR (docs/isa.md "Trace ring"):
+// exactly TRACE_COUNT entries, the ring's own, nothing past them (an empty
+// ring writes nothing); nothing without MODE.TRACE.
+TEST(HlsTopFunction, TheStopWritesTheRingToTraceAddr) {
+  constexpr uint64_t kPattern = 0x5A5A5A5A5A5A5A5Aull;
+  Top t;
+  // r1 counts to n: the entry test, then n back edges.
+  auto loop = [](int32_t n) {
+    return std::vector<uint64_t>{in::li(1, 0), in::li(2, n), in::li(3, 1), in::brcmp(isa::kFnGE, 1, 2, 6),
+                                 in::alu(isa::kFnADD, 1, 1, 3), in::brcmp(isa::kFnLT, 1, 2, 4, true), in::halt()};
+  };
+  std::vector<uint64_t> area(isa::kTRACE_DEPTH + 8, kPattern);
+  t.traceMem = area.data();
+  for (int32_t n : {-1, 0, 12, 300}) {  // -1: no branch at all, an empty ring
+    std::fill(area.begin(), area.end(), kPattern);
+    t.prog = n < 0 ? std::vector<uint64_t>{in::halt()} : loop(n);
+    t.call(isa::kMODE_TRACE, 0);
+    ASSERT_EQ(t.status, isa::kStatusDONE);
+    const uint32_t expected = n < 0 ? 0u : std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH);
+    ASSERT_EQ(t.traceCount, expected) << n;
+    for (uint32_t i = 0; i < area.size(); ++i) {
+      if (i < t.traceCount) {
+        EXPECT_EQ(area[i], t.trace[i]) << "n " << n << " entry " << i;
+      } else {
+        EXPECT_EQ(area[i], kPattern) << "n " << n << ": word " << i << " past TRACE_COUNT was written";
+      }
+    }
+  }
+  // Without MODE.TRACE the area is untouched.
+  std::fill(area.begin(), area.end(), kPattern);
+  t.prog = loop(12);
+  t.call(0, 0);
+  EXPECT_EQ(t.status, isa::kStatusDONE);
+  for (uint64_t w : area) EXPECT_EQ(w, kPattern);
 }
 
 }  // namespace

@@ -90,7 +90,8 @@ std::vector<uint8_t> pairsImage(bool broadcastB, const std::vector<uint32_t>& ex
 TEST(SimFloat, CoreReportsFloat32AndFc) {
   SimBackend backend(smallSim());
   EXPECT_EQ(backend.readRegister(isa::kRegFEATURES), isa::kRtlFeatures);
-  EXPECT_EQ(isa::kRtlFeatures, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE);
+  EXPECT_EQ(isa::kRtlFeatures,
+            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
 }
 
 TEST(SimFloat, ElementwiseFunctionsOnEveryPairOfEdgeValuesMatchTheHlsCore) {

@@ -3,11 +3,21 @@
 // same cycle stamps for scalar loop/IF programs, keep-first overflow with
 // the dropped count, the classes adding up to CYCLES, and nothing recorded
 // (and no cycle changed) without MODE.TRACE.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 #include <numeric>
+#include <string>
+#include <thread>
 
 #include "backends/hls_backend.h"
 #include "fabric/device_trace.h"
+#include "fabric/registers.h"
+#include "fabric/soft_reset.h"
 #include "sim/sim_test_util.h"
+#include "sim_tap.h"
 
 namespace nnfab::fabric::test {
 namespace {
@@ -17,6 +27,9 @@ Outcome runTraced(FabricBackend& backend, const Asm& a, uint64_t dataBytes, bool
   Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, dataBytes);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return out;
+  if (trace) {
+    EXPECT_TRUE(program->traceArea().isOk());
+  }
   LoadedProgram loaded = program->loaded();
   loaded.trace = trace;
   CoreDriver driver(backend);
@@ -166,6 +179,7 @@ DeviceTrace slicedTrace(FabricBackend& backend, const Asm& a, uint32_t insnLimit
   Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, 256);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return joined;
+  EXPECT_TRUE(program->traceArea().isOk());
   CoreDriver driver(backend);
   RunLimits limits;
   limits.insnLimit = insnLimit;
@@ -197,11 +211,279 @@ TEST(SimTrace, SlicedRunJoinsToTheUninterruptedTrace) {
   }
 }
 
+// ---------------------------------------------------------------- the dump
+// With TRACE_ADDR the core writes the ring's entries to device memory at
+// its stop (docs/isa.md "Trace ring"). A tap counts the dump's write beats
+// on the RTL's m_axi_data.
+class DumpCounter final : public sim::SimTap {
+ public:
+  DumpCounter(uint64_t from, uint64_t to) : from_(from), to_(to) {}
+  void beforeEdge(sim::TapCycle& c) override {
+    if (c.data->awvalid && c.dataSlave->awready && c.data->awaddr >= from_.load() && c.data->awaddr < to_.load()) {
+      ++beats;
+    }
+  }
+  void watch(uint64_t from, uint64_t to) {
+    from_ = from;
+    to_ = to;
+    beats = 0;
+  }
+  std::atomic<uint32_t> beats{0};
+
+ private:
+  std::atomic<uint64_t> from_, to_;
+};
+
+constexpr uint8_t kFill = 0xA5;
+constexpr uint64_t kArena = 3 * 4096;  // the trace area inside it, across a 4 KiB page boundary
+
+struct Dumped {
+  RunReport report;
+  std::vector<uint8_t> arena;  // kArena bytes, the area at areaAt
+  uint64_t areaAt = 0;
+  DeviceTrace window;  // the same start's ring read through the window
+};
+
+// One traced run with TRACE_ADDR inside an arena filled with kFill.
+Dumped runDumped(FabricBackend& backend, const Asm& a, DumpCounter* counter = nullptr) {
+  Dumped d;
+  Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, 256);
+  EXPECT_TRUE(program.isOk()) << program.status().message();
+  Result<DeviceAddress> arena = backend.allocate(kArena);
+  EXPECT_TRUE(arena.isOk());
+  if (!program || !arena) return d;
+  const DeviceAddress base = *arena;
+  // 64-byte aligned, 1 KiB below a page boundary: the area crosses it.
+  d.areaAt = (base + 4096) / 4096 * 4096 + 4096 - 1024 - base;
+  std::vector<uint8_t> fill(kArena, kFill);
+  EXPECT_TRUE(backend.copyToDevice(base, fill.data(), kArena));
+  if (counter) counter->watch(base, base + kArena);
+  LoadedProgram loaded = program->loaded();
+  loaded.trace = true;
+  loaded.traceArea = base + d.areaAt;
+  CoreDriver driver(backend);
+  Result<RunReport> report = driver.run(loaded, {});
+  EXPECT_TRUE(report.isOk()) << report.status().message();
+  if (report) d.report = *report;
+  d.window = readDeviceTrace(backend);
+  d.arena.resize(kArena);
+  EXPECT_TRUE(backend.copyFromDevice(d.arena.data(), base, kArena));
+  backend.release(base);
+  return d;
+}
+
+// The entries in the area, the window's and the report's alike; every
+// other byte of the arena as it was.
+void expectDump(const Dumped& d, size_t entries, const std::string& what) {
+  EXPECT_EQ(d.report.coreStatus, isa::kStatusDONE) << what << ": " << d.report.status.message();
+  ASSERT_TRUE(d.report.trace.has_value()) << what;
+  ASSERT_EQ(d.report.trace->entries.size(), entries) << what;
+  EXPECT_EQ(d.window.entries, d.report.trace->entries) << what << ": the window and the area differ";
+  const uint64_t end = d.areaAt + entries * 8;
+  for (uint64_t i = 0; i < d.arena.size(); ++i) {
+    if (i >= d.areaAt && i < end) continue;
+    ASSERT_EQ(d.arena[i], kFill) << what << ": byte " << i << " outside the trace area (" << d.areaAt << ".."
+                                 << end << ") was written";
+  }
+  std::vector<uint64_t> inArea(entries);
+  if (entries != 0) std::memcpy(inArea.data(), d.arena.data() + d.areaAt, entries * 8);
+  EXPECT_EQ(inArea, d.report.trace->entries) << what;
+}
+
+TEST(SimTrace, TheStopWritesTheRingToTraceAddrAndNothingElse) {
+  struct Case {
+    const char* what;
+    Asm program;
+    size_t entries;
+    uint32_t beats;
+  };
+  Asm noBranch;
+  noBranch.emit(insn::halt());
+  const Case cases[] = {
+      {"empty ring", noBranch, 0, 0},
+      {"101 entries", counterLoop(100), 101, 13},  // 12 full beats and one of 5 entries
+      {"full ring", counterLoop(300), isa::kTRACE_DEPTH, 32},
+  };
+  backends::HlsBackend hls;
+  auto counter = std::make_shared<DumpCounter>(0, 0);
+  SimBackendOptions options = smallSim();
+  options.tap = counter;
+  SimBackend sim(options);
+  for (const Case& c : cases) {
+    const Dumped h = runDumped(hls, c.program);
+    const Dumped r = runDumped(sim, c.program, counter.get());
+    expectDump(h, c.entries, std::string("hls, ") + c.what);
+    expectDump(r, c.entries, std::string("sim, ") + c.what);
+    EXPECT_EQ(counter->beats.load(), c.beats) << c.what << ": write beats of the dump";
+    EXPECT_EQ(r.arena, h.arena) << c.what << ": the RTL and the HLS core wrote different bytes";
+    EXPECT_EQ(r.report.cycles, h.report.cycles) << c.what;
+  }
+}
+
+// What the dump costs a stop: a beat per cycle, a few cycles to start and
+// to await the last response, nothing counted in CYCLES.
+TEST(SimTrace, TheDumpTakesAboutABeatPerCycleAfterCyclesStopped) {
+  SimBackend sim(smallSim());
+  for (int32_t n : {100, 300}) {
+    const Asm a = counterLoop(n);
+    const uint32_t beats = (std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH) + 7) / 8;
+    const Outcome off = runTraced(sim, a, 256, false);
+    const backends::SimRunEvents offAt = sim.lastRunEvents();
+    const Outcome on = runTraced(sim, a, 256, true);
+    const backends::SimRunEvents onAt = sim.lastRunEvents();
+    ASSERT_TRUE(on.report.trace.has_value());
+    EXPECT_EQ(on.report.cycles, off.report.cycles);
+    const uint64_t stopOff = offAt.done - offAt.startAccepted;
+    const uint64_t stopOn = onAt.done - onAt.startAccepted;
+    std::printf("n %d: start to done %llu cycles without MODE.TRACE, %llu with (%u beats)\n", n,
+                static_cast<unsigned long long>(stopOff), static_cast<unsigned long long>(stopOn), beats);
+    EXPECT_GE(stopOn, stopOff + beats) << n;
+    EXPECT_LE(stopOn, stopOff + beats + 8) << n;
+  }
+}
+
+// TRACE_ADDR 0 or misaligned: nothing is written, the window still works.
+TEST(SimTrace, NoOrAMisalignedTraceAddrWritesNothing) {
+  SimBackend sim(smallSim());
+  backends::HlsBackend hls;
+  for (FabricBackend* backend : {static_cast<FabricBackend*>(&hls), static_cast<FabricBackend*>(&sim)}) {
+    Result<DeviceProgram> program = DeviceProgram::load(*backend, counterLoop(20).code, {}, 256);
+    ASSERT_TRUE(program.isOk());
+    Result<DeviceAddress> arena = backend->allocate(4096);
+    ASSERT_TRUE(arena.isOk());
+    const std::vector<uint8_t> fill(4096, kFill);
+    ASSERT_TRUE(backend->copyToDevice(*arena, fill.data(), fill.size()));
+    for (uint64_t at : {uint64_t{0}, *arena + 8}) {
+      // Started through the registers (the driver never writes such a TRACE_ADDR).
+      const LoadedProgram& loaded = program->loaded();
+      RegisterBatch start;
+      start.write64(isa::kRegTRACE_ADDR, at);
+      start.write64(isa::kRegPROG_ADDR, loaded.program);
+      start.write(isa::kRegPROG_SIZE, loaded.programBytes);
+      start.write64(isa::kRegDATA_ADDR, loaded.data);
+      start.write(isa::kRegDATA_SIZE, loaded.dataBytes);
+      start.write64(isa::kRegCTX_ADDR, loaded.context);
+      start.write(isa::kRegMODE, isa::kMODE_TRACE);
+      start.write(isa::kRegINSN_LIMIT, 0);
+      start.write64(isa::kRegLOOP_BUDGET, 0);
+      start.write64(isa::kRegEXEC_BUDGET, 0);
+      start.write(isa::kRegAP_CTRL, isa::kAP_START);
+      start.run(*backend);
+      ASSERT_EQ(backend->waitDone(std::chrono::seconds(10)), WaitOutcome::DONE) << backend->name();
+      EXPECT_EQ(backend->readRegister(isa::kRegSTATUS), isa::kStatusDONE);
+      EXPECT_EQ(readRegister64(*backend, isa::kRegTRACE_ADDR), at) << backend->name();
+      EXPECT_EQ(readDeviceTrace(*backend).entries.size(), 21u) << backend->name();
+      std::vector<uint8_t> after(4096);
+      ASSERT_TRUE(backend->copyFromDevice(after.data(), *arena, after.size()));
+      EXPECT_EQ(after, fill) << backend->name() << ": TRACE_ADDR " << at << " was written";
+    }
+    backend->release(*arena);
+  }
+}
+
+// Preempted and resumed starts each write their part to the same area; the
+// host reads it after every stop and joins the parts into the trace of an
+// uninterrupted run.
+TEST(SimTrace, PreemptedStartsJoinToTheUninterruptedTrace) {
+  const Asm a = counterLoop(4000);
+  const Both whole = runBoth(a);
+  SimBackend sim(smallSim());
+  Result<DeviceProgram> program = DeviceProgram::load(sim, a.code, {}, 256);
+  ASSERT_TRUE(program.isOk());
+  ASSERT_TRUE(program->traceArea().isOk());
+  CoreDriver driver(sim);
+  RunLimits limits;
+  limits.pollInterval = std::chrono::microseconds(200);
+  limits.preemptRequested = [] { return true; };
+  DeviceTrace joined;
+  int preempted = 0;
+  bool resume = false;
+  for (int starts = 0; starts < 10000; ++starts) {
+    LoadedProgram loaded = resume ? program->resumed() : program->loaded();
+    loaded.trace = true;
+    Result<RunReport> report = driver.run(loaded, limits);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    ASSERT_TRUE(report->trace.has_value());
+    joined.append(*report->trace);
+    if (report->coreStatus == isa::kStatusPREEMPTED) ++preempted;
+    if (!report->resumable()) {
+      EXPECT_EQ(report->coreStatus, isa::kStatusDONE);
+      break;
+    }
+    resume = true;
+  }
+  EXPECT_GT(preempted, 0) << "the run was never preempted: nothing tested";
+  EXPECT_EQ(joined.entries, whole.sim.report.trace->entries);
+  EXPECT_EQ(joined.dropped, whole.sim.report.trace->dropped);
+  EXPECT_EQ(joined.classCycles, whole.sim.report.trace->classCycles);
+}
+
+// A soft reset while the ring is being written: a memory whose write
+// responses take 20,000 cycles (one write outstanding) keeps the dump going
+// long enough to be hit. The reset completes (every AXI assertion holds),
+// nothing outside the trace area was written, AP_DONE is not set, and the
+// next profiled run is right and writes its whole ring.
+TEST(SimTrace, ASoftResetDuringTheDumpCompletes) {
+  auto counter = std::make_shared<DumpCounter>(0, 0);
+  SimBackendOptions options = smallSim();
+  options.memory.writeResponseLatency = 20000;
+  options.memory.maxOutstandingWrites = 1;
+  options.tap = counter;
+  SimBackend sim(options);
+  const Asm a = counterLoop(300);
+  Result<DeviceProgram> program = DeviceProgram::load(sim, a.code, {}, 256);
+  ASSERT_TRUE(program.isOk());
+  Result<DeviceAddress> arena = sim.allocate(kArena);
+  ASSERT_TRUE(arena.isOk());
+  const std::vector<uint8_t> fill(kArena, kFill);
+  ASSERT_TRUE(sim.copyToDevice(*arena, fill.data(), kArena));
+  const DeviceAddress area = *arena + 4096;
+  counter->watch(area, area + kTraceAreaBytes);
+  const LoadedProgram& l = program->loaded();
+  RegisterBatch start;
+  start.write64(isa::kRegPROG_ADDR, l.program);
+  start.write(isa::kRegPROG_SIZE, l.programBytes);
+  start.write64(isa::kRegDATA_ADDR, l.data);
+  start.write(isa::kRegDATA_SIZE, l.dataBytes);
+  start.write64(isa::kRegCTX_ADDR, l.context);
+  start.write64(isa::kRegTRACE_ADDR, area);
+  start.write(isa::kRegMODE, isa::kMODE_TRACE);
+  start.write(isa::kRegINSN_LIMIT, 0);
+  start.write64(isa::kRegLOOP_BUDGET, 0);
+  start.write64(isa::kRegEXEC_BUDGET, 0);
+  start.write(isa::kRegAP_CTRL, isa::kAP_START);
+  start.run(sim);
+  const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (counter->beats.load() == 0 && std::chrono::steady_clock::now() < giveUp) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ASSERT_GT(counter->beats.load(), 0u) << "the dump never started";
+  ASSERT_EQ(sim.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u) << "the dump was over before the reset";
+  ASSERT_TRUE(softReset(sim, std::chrono::seconds(10)));
+  EXPECT_LT(counter->beats.load(), 32u) << "the whole dump went out: the reset did not stop it";
+  const uint32_t ctrl = sim.readRegister(isa::kRegAP_CTRL);
+  EXPECT_EQ(ctrl & isa::kAP_DONE, 0u);
+  EXPECT_NE(ctrl & isa::kAP_IDLE, 0u);
+  EXPECT_EQ(sim.readRegister(isa::kRegSTATUS), isa::kStatusIDLE);
+  std::vector<uint8_t> after(kArena);
+  ASSERT_TRUE(sim.copyFromDevice(after.data(), *arena, kArena));
+  for (uint64_t i = 0; i < kArena; ++i) {
+    if (i >= 4096 && i < 4096 + kTraceAreaBytes) continue;
+    ASSERT_EQ(after[i], kFill) << "byte " << i << " outside the trace area was written";
+  }
+  sim.release(*arena);
+  // The device runs again, profiled, with its whole ring written.
+  const Dumped d = runDumped(sim, a, counter.get());
+  expectDump(d, isa::kTRACE_DEPTH, "after the soft reset");
+  EXPECT_EQ(counter->beats.load(), 32u);
+}
+
 // A core without FEATURE_TRACE (an older bitstream, whose 7-bit control
 // slave would alias the trace offsets onto other registers): the driver
 // never sets MODE.TRACE there and reads no trace.
 class CoreWithoutTrace final : public FabricBackend {
  public:
+  explicit CoreWithoutTrace(uint32_t hidden = isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA) : hidden_(hidden) {}
   std::string_view name() const override { return "no-trace"; }
   uint64_t memoryBytes() const override { return inner_.memoryBytes(); }
   double clockMhz() const override { return inner_.clockMhz(); }
@@ -215,20 +497,25 @@ class CoreWithoutTrace final : public FabricBackend {
   }
   void writeRegister(uint32_t offset, uint32_t value) override {
     if (offset == isa::kRegMODE) modes.push_back(value);
+    if (offset == isa::kRegTRACE_ADDR || offset == isa::kRegTRACE_ADDR + kRegisterHighWord) ++traceAddrWrites;
     inner_.writeRegister(offset, value);
   }
   uint32_t readRegister(uint32_t offset) override {
     if (offset >= isa::kRegTRACE_COUNT && offset != isa::kRegFEATURES) ++traceReads;
+    if (offset >= isa::kTRACE_RING_OFFSET) ++windowReads;
     const uint32_t value = inner_.readRegister(offset);
-    return offset == isa::kRegFEATURES ? value & ~isa::kFEATURE_TRACE : value;
+    return offset == isa::kRegFEATURES ? value & ~hidden_ : value;
   }
   WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return inner_.waitDone(timeout); }
   void reset() override { inner_.reset(); }
 
   std::vector<uint32_t> modes;
   int traceReads = 0;
+  int windowReads = 0;
+  int traceAddrWrites = 0;
 
  private:
+  uint32_t hidden_;
   backends::HlsBackend inner_;
 };
 
@@ -240,6 +527,22 @@ TEST(SimTrace, ACoreWithoutTheRingIsNeverAskedForATrace) {
   ASSERT_FALSE(core.modes.empty());
   for (uint32_t mode : core.modes) EXPECT_EQ(mode & isa::kMODE_TRACE, 0u);
   EXPECT_EQ(core.traceReads, 0);
+}
+
+// A core with the ring but without FEATURE_TRACE_DMA (a bitstream before
+// TRACE_ADDR): the driver never writes TRACE_ADDR and reads the window.
+TEST(SimTrace, ACoreWithoutTheDumpIsReadThroughTheWindow) {
+  CoreWithoutTrace core(isa::kFEATURE_TRACE_DMA);
+  const Outcome out = runTraced(core, counterLoop(30), 256, true);
+  EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+  ASSERT_TRUE(out.report.trace.has_value());
+  backends::HlsBackend hls;
+  const Outcome direct = runTraced(hls, counterLoop(30), 256, true);
+  ASSERT_TRUE(direct.report.trace.has_value());
+  EXPECT_EQ(out.report.trace->entries, direct.report.trace->entries);
+  EXPECT_EQ(out.report.trace->entries.size(), 31u);
+  EXPECT_EQ(core.traceAddrWrites, 0);
+  EXPECT_EQ(core.windowReads, 2 * 31);
 }
 
 }  // namespace
