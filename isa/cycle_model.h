@@ -25,6 +25,7 @@ enum CycleEvent : uint32_t {
   kCycleTensor,         // the vector engine: a = fn, b = elements, c = read bytes, d = write bytes
   kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
   kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
+  kCycleTensorWide,     // the element engine's wide mode: a = groups, b = read beats, c = reads (bursts)
   kCycleFc,           // FC: a = batch, b = units, c = input_size, d = fcAlignment(...)
 };
 
@@ -53,6 +54,15 @@ static constexpr uint64_t ceilDiv(uint64_t x, uint64_t y) { return (x + y - 1) /
 static constexpr uint64_t kElemReadTurnaround = 3u;
 static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t elements, uint64_t readBeats) {
   return maxU64(elements, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
+}
+// Wide mode (tensor_elem_wide): one group per cycle, or, when its bursts
+// are bound by the memory's elem_read_ahead read slots, each burst holding
+// a slot mem_latency - 1 cycles plus two per beat (the bursts of two
+// sources share the one R channel, so a beat waits about a cycle on
+// average; fitted to sim, tests/sim SimPerf.ElementEngineCyclesFollowTheModel).
+static constexpr uint64_t wideStreamCycles(const CycleParams& p, uint64_t groups, uint64_t readBeats,
+                                           uint64_t reads) {
+  return maxU64(groups, ceilDiv(reads * (p.mem_latency - 1u) + 2u * readBeats, isa::kCycle_elem_read_ahead));
 }
 
 // FC (docs/isa.md "Cycle model", fc): the engine of docs/rtl.md ("FLOAT32 in
@@ -179,6 +189,8 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       // INT32 DIV: the element engine waits for the iterative divider.
       if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + uint64_t{isa::kCycle_scalar_div} * q.b;
       return kTensorFixedCycles + p.mem_latency + elementStreamCycles(p, q.b, q.c);
+    case kCycleTensorWide:
+      return kTensorFixedCycles + p.mem_latency + wideStreamCycles(p, q.a, q.b, q.c);
     case kCycleTensorFloat:
       return kTensorFixedCycles + p.mem_latency +
              (q.a == isa::kFnDIV ? isa::kCycle_fp_div_latency : isa::kCycle_fp_latency) +
