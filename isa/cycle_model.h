@@ -55,14 +55,17 @@ static constexpr uint64_t kElemReadTurnaround = 3u;
 static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t elements, uint64_t readBeats) {
   return maxU64(elements, ceilDiv(readBeats * (p.mem_latency + kElemReadTurnaround), isa::kCycle_elem_read_ahead));
 }
-// Wide mode (tensor_elem_wide): one group per cycle, or, when its bursts
-// are bound by the memory's elem_read_ahead read slots, each burst holding
-// a slot mem_latency - 1 cycles plus two per beat (the bursts of two
-// sources share the one R channel, so a beat waits about a cycle on
-// average; fitted to sim, tests/sim SimPerf.ElementEngineCyclesFollowTheModel).
+// Wide mode (tensor_elem_wide): one group per cycle, or, when its reads
+// bind, the larger of the memory's elem_read_ahead read slots (each burst
+// holds one mem_latency cycles plus one per beat) and the beat rate the
+// RTL reaches on sim with bursts streaming back to back: 64 beats per 79
+// cycles (an empirical figure, tests/sim SimPerf.ElementEngineCyclesFollowTheModel
+// and nnfab bench --only elem; docs/rtl.md "Wide mode").
+static constexpr uint64_t kWideBeats = 64u, kWideBeatCycles = 79u;
 static constexpr uint64_t wideStreamCycles(const CycleParams& p, uint64_t groups, uint64_t readBeats,
                                            uint64_t reads) {
-  return maxU64(groups, ceilDiv(reads * (p.mem_latency - 1u) + 2u * readBeats, isa::kCycle_elem_read_ahead));
+  return maxU64(maxU64(groups, ceilDiv(reads * p.mem_latency + readBeats, isa::kCycle_elem_read_ahead)),
+                ceilDiv(readBeats * kWideBeatCycles, kWideBeats));
 }
 
 // FC (docs/isa.md "Cycle model", fc): the engine of docs/rtl.md ("FLOAT32 in
