@@ -128,6 +128,21 @@ DESCRIPTOR:
   uint64_t readBeats = 0;
   uint64_t lastBeat[kMaxSources] = {0, 0, 0};
   bool haveBeat[kMaxSources] = {false, false, false};
+  // Wide mode (elem_lanes, elem_burst): an integer function but DIV on
+  // 4-byte elements whose innermost strides are 1 or 0 goes in groups of up
+  // to elem_lanes elements of one row lying in one beat of the result and
+  // of each source; a new beat of a stride-1 source is read in a burst of
+  // up to elem_burst beats (to its row's last beat, within a 4 KB page)
+  // that the source's next new beats then take.
+  bool wide = !fpPipe && op.fn != isa::kFnDIV && resultBytes == 4u;
+  for (uint32_t s = 0; s < sources; ++s) {
+    wide = wide && sourceBytes(op.fn, op.type, s) == 4u && stride[s][kInnermost] <= 1u;
+  }
+  uint64_t groups = 0;     // wide: the consumer's cycles (one per group)
+  uint64_t reads = 0;      // wide: bursts
+  uint64_t zeroBeats = 0;  // wide: a stride-0 source's new beats after its first
+  uint32_t inGroup = 0;    // elements in the current group
+  uint32_t pending[kMaxSources] = {0, 0, 0};  // beats of a burst still to be taken
 
   // Element indexes of each source, advanced incrementally in row-major
   // order; unsigned wrap-around in the carry terms cancels out.
@@ -147,17 +162,44 @@ ELEMENTS:
   for (uint32_t e = 0; e < count; ++e) {
 #pragma HLS PIPELINE II=1
     uint32_t v[kMaxSources] = {0, 0, 0};
+    bool newGroup = inGroup == isa::kCycle_elem_lanes || i3 == 0 ||
+                    (op.dst + static_cast<uint64_t>(e) * resultBytes) % isa::kMEM_BEAT_BYTES == 0;
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       if (s < sources) {
         const uint64_t at = op.src[s] + index[s] * srcBytes[s];
         v[s] = loadElement(data, at, srcBytes[s]);
         const uint64_t beat = at / isa::kMEM_BEAT_BYTES;
-        if (!haveBeat[s] || beat != lastBeat[s]) ++readBeats;
+        if (!haveBeat[s] || beat != lastBeat[s]) {
+          ++readBeats;
+          newGroup = true;
+          // The one-element path reads single beats (readBeats counts them).
+          if (wide && pending[s] != 0) {
+            --pending[s];
+          } else if (wide) {
+            if (stride[s][kInnermost] == 0u && haveBeat[s]) ++zeroBeats;
+            uint64_t len = 1;
+            if (stride[s][kInnermost] == 1u) {
+              const uint64_t rowLast = (at + static_cast<uint64_t>(dim[kInnermost] - 1u - i3) * 4u) / isa::kMEM_BEAT_BYTES;
+              const uint64_t pageBeats = 4096u / isa::kMEM_BEAT_BYTES;  // AXI: no burst crosses 4 KB
+              const uint64_t pageLeft = pageBeats - beat % pageBeats;
+              len = isa::kCycle_elem_burst;
+              if (rowLast - beat + 1u < len) len = rowLast - beat + 1u;
+              if (pageLeft < len) len = pageLeft;
+            }
+            ++reads;
+            pending[s] = static_cast<uint32_t>(len - 1u);
+          }
+        }
         haveBeat[s] = true;
         lastBeat[s] = beat;
       }
     }
+    if (newGroup) {
+      ++groups;
+      inGroup = 0;
+    }
+    ++inGroup;
     uint32_t result;
     if (!floatPath) {
       result = aluApply(op.fn, v[0], v[1], v[2]);
@@ -185,6 +227,7 @@ ELEMENTS:
     }
   }
   const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, elements, readBytes, writeBytes}
+                          : wide     ? CycleQuery{kCycleTensorWide, groups, readBeats, reads, zeroBeats}
                                      : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
                                                   readBeats, 0};
   TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, cost)};

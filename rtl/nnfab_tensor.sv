@@ -275,7 +275,7 @@ module nnfab_tensor (
   assign sq_data = f_sq_push ? f_sq_data : e_sq_data;
   assign sq_strb = f_sq_push ? f_sq_strb : e_sq_strb;
   logic [63:0] e_rd_addr, v_rd_addr;
-  logic [7:0] v_rd_len;
+  logic [7:0] v_rd_len, e_rd_len;
   logic d_rd_valid, d_r_ready;
 
   nnfab_tensor_elem u_elem (
@@ -315,7 +315,8 @@ module nnfab_tensor (
       .sq_addr(e_sq_addr),
       .sq_data(e_sq_data),
       .sq_strb(e_sq_strb),
-      .sq_full(sq_full)
+      .sq_full(sq_full),
+      .rd_len(e_rd_len)
   );
 
   nnfab_tensor_vec u_vec (
@@ -356,7 +357,7 @@ module nnfab_tensor (
   assign d_r_ready = state == T_DESC_WAIT;
   assign rd_valid = d_rd_valid || e_rd_valid || v_rd_valid || f_rd_valid;
   assign rd_addr = d_rd_valid ? absolute(data_addr_q, desc_q) : e_rd_valid ? e_rd_addr : f_rd_valid ? f_rd_addr : v_rd_addr;
-  assign rd_len = v_rd_valid ? v_rd_len : f_rd_valid ? f_rd_len : 8'd0;
+  assign rd_len = v_rd_valid ? v_rd_len : f_rd_valid ? f_rd_len : e_rd_valid ? e_rd_len : 8'd0;
   assign r_ready = d_r_ready || e_r_ready || v_r_ready || f_r_ready;
   assign busy = state != T_IDLE;
   assign done = state == T_DONE || state == T_FAULT || state == T_ILLEGAL;

@@ -33,10 +33,24 @@
 // no stall input: what is in flight must fit).
 // The walker runs up to the record FIFO's depth ahead of the consumer, so a
 // source's next beats are read while the current one is being used.
+//
+// Wide mode (docs/rtl.md "Element engine", issue 15): when every source and
+// the result are 4-byte elements whose innermost stride is 1 or 0 (a
+// broadcast), and the function is an integer one but DIV, the walker steps
+// in groups of up to LANES consecutive elements of one output row that lie
+// in one beat of the result and of each source; C1/C2 pick the group's
+// operands from the cached beats and LANES nnfab_alu instances compute them
+// in one cycle; the group goes out as one result. A source of stride 1 reads
+// bursts of up to ELEM_BURST beats (never past its row's last beat nor a 4
+// KB page): the beats its next groups use, so few reads cover many groups.
+// Each source's beats wait in a small FIFO (ELEM_BURST deep) between the
+// shared beat FIFO and its cached beat, so a burst never blocks another
+// source's beat. Everything else (byte elements, other strides, DIV,
+// FLOAT32 arithmetic) keeps the one-element path: groups of one element.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_elem #(
-    parameter int READ_AHEAD_LOG2 = 3,  // beats asked for and not yet staged (isa.json elem_read_ahead)
+    parameter int READ_AHEAD_LOG2 = 6,  // wide mode: beats asked for and not yet staged
     parameter int RECORDS_LOG2 = 6,     // elements the walker may run ahead of the consumer
     parameter int RESULTS_LOG2 = 6      // elements from C1 to the result FIFO's output
 ) (
@@ -76,11 +90,17 @@ module nnfab_tensor_elem #(
     output logic [63:0]   sq_addr,
     output logic [511:0]  sq_data,
     output logic [63:0]   sq_strb,
-    input  logic          sq_full
+    input  logic          sq_full,
+    output logic [7:0]    rd_len
 );
   localparam int READ_AHEAD = 1 << READ_AHEAD_LOG2;
+  // The one-element path keeps this many single-beat reads in flight (the
+  // cycle model's elem_read_ahead).
+  localparam logic [READ_AHEAD_LOG2:0] NARROW_AHEAD = (READ_AHEAD_LOG2 + 1)'(NNFAB_CYCLE_elem_read_ahead);
   localparam int RESULTS = 1 << RESULTS_LOG2;
-  localparam int REC_W = 21;  // per source: new beat (1), byte offset (6)
+  localparam int LANES = 8;  // isa.json elem_lanes: the walk's thermometers are 8 bits
+  localparam int REC_W = 24;  // per source: new beat (1), byte offset (6); the group's size - 1 (3)
+  localparam int RES_W = LANES * 32 + 3;  // the group's results, its size - 1
   localparam logic [RECORDS_LOG2+1:0] REC_DEPTH = 1 << RECORDS_LOG2;
   localparam logic [READ_AHEAD_LOG2+1:0] BEAT_DEPTH = 1 << READ_AHEAD_LOG2;
   localparam logic [RESULTS_LOG2+1:0] RES_DEPTH = 1 << RESULTS_LOG2;
@@ -97,6 +117,9 @@ module nnfab_tensor_elem #(
   localparam int IW = 40;
 
   estate_t state;
+  logic wide;  // this instruction runs in wide mode
+  logic wide_in;  // ... decided at start
+  logic [2:0] st1;  // per source: innermost stride 1 (wide mode)
   logic [31:0] stride[3][4];
   logic [2:0] sb[3];
   logic [63:0] base[3];
@@ -112,19 +135,44 @@ module nnfab_tensor_elem #(
     end
   end
 
+  // Wide mode: 4-byte aligned 4-byte elements everywhere, innermost strides
+  // 0 or 1, an integer function but DIV.
+  always_comb begin
+    wide_in = !fp && fn != NNFAB_FN_DIV && rbytes == 3'd4 && dst[1:0] == 2'd0;
+    if (nsrc > 2'd0) wide_in = wide_in && sbytes0 == 3'd4 && base0[1:0] == 2'd0 && stride[0][3][31:1] == 31'd0;
+    if (nsrc > 2'd1) wide_in = wide_in && sbytes1 == 3'd4 && base1[1:0] == 2'd0 && stride[1][3][31:1] == 31'd0;
+    if (nsrc > 2'd2) wide_in = wide_in && sbytes2 == 3'd4 && base2[1:0] == 2'd0 && stride[2][3][31:1] == 31'd0;
+  end
+
   // ================================================================ walker
   // W0: the index of the next element of each source, and what is left of
   // each output row: r = dim - 1 - i, so that "last of its row" is r == 0.
   logic [IW-1:0] cur[3], p0[3], p1[3], p2[3];  // index now, and at the start of each dimension's row
   logic [31:0] r1, r2, r3, dm1, dm2, dm3, wleft;
+  logic dm3_small;  // dm3 < 8
   // W1: the element addresses.
   logic w1_v;
   logic [63:0] addr[3], addr_q[3];
   // W2: per source, whether the element needs a new beat, its byte offset
   // and beat; how many new beats; the beat each source last read.
   logic w2_v;
-  logic [2:0] w2_new;
-  logic [1:0] w2_n;
+  logic [2:0] w2_new;  // per source: the group's elements lie in a new beat
+  logic [2:0] w2_rd;   // ... and that beat must be read (not one of a burst already asked for)
+  logic [2:0] w2_len[3];  // the read's beats
+  logic [1:0] w2_n;    // reads
+  logic [2:0] w2_cnt, w1_cnt;  // the group's elements - 1
+  // Wide mode: the word of the current element of each source and of the
+  // output in its beat, the group's size, and whether it ends its row.
+  logic [3:0] ws[3], bw[3], ws_in[3];
+  logic [4:0] dout, ds[3], ds_in[3];  // elements to the end of the output's, a stride-1 source's beat
+  logic rlast;  // r3 < 8: the row ends within a group
+  logic [3:0] gn;
+  logic rowend;
+  logic [2:0] span[3], w1_span[3];  // beats from the group's to its row's last (at most ELEM_BURST)
+  logic [2:0] w1_len[3];
+  logic [2:0] w1_rd;
+  logic [1:0] pend[3];  // beats of a burst asked for that later groups will take
+  logic [IW-1:0] nxt[3];  // the index of the next group's first element
   logic [5:0] w2_off[3];
   logic [57:0] w2_beat[3];
   logic [57:0] last_beat[3];
@@ -134,6 +182,7 @@ module nnfab_tensor_elem #(
   // The read queue: 4 entries, up to three written per cycle, one issued.
   logic [57:0] rq_beat[4];
   logic [1:0] rq_src[4];
+  logic [2:0] rq_len[4];
   logic [1:0] rq_wp, rq_rp;
   logic [2:0] rq_cnt;
   logic [1:0] nth_src[3];  // the k-th source of W2 that needs a new beat
@@ -141,8 +190,76 @@ module nnfab_tensor_elem #(
   // The beat check of W1's element.
   logic [2:0] w1_new;
   always_comb
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) begin
       w1_new[s] = w1_v && s < {30'd0, nsrc_q} && (!last_ok[s] || last_beat[s] != addr_q[s][63:6]);
+      // A burst never crosses a 4 KB page.
+      w1_len[s] = !wide ? 3'd1 : addr_q[s][11:6] > 6'd60 && 3'(7'd64 - {1'b0, addr_q[s][11:6]}) < w1_span[s] ?
+          3'(7'd64 - {1'b0, addr_q[s][11:6]}) : w1_span[s];
+      w1_rd[s] = w1_new[s] && pend[s] == 2'd0;
+    end
+
+  // W0, wide mode: the group runs to the first of: LANES elements, the end
+  // of the output's beat, the end of a stride-1 source's beat, the row's end.
+  // Each limit is kept as a distance in elements (dout, ds, and r3 with
+  // rlast = r3 < 8), turned into an 8-bit thermometer (bit k: more than k
+  // elements fit), and the group is their AND: one LUT level, then the
+  // size's bits; every update below subtracts the size from 4- or 5-bit
+  // values and takes the high parts by carry select, so the walk's loop
+  // stays short.
+  function automatic [7:0] thermo(input [4:0] x);  // x >= 8: all ones
+    for (int k = 0; k < 8; k++) thermo[k] = x > 5'(k);
+  endfunction
+  logic [7:0] tg;  // the group as a thermometer
+  always_comb begin
+    tg = thermo(dout) & thermo(ds[0]) & thermo(ds[1]) & thermo(ds[2]);
+    for (int k = 0; k < 8; k++) if (rlast && 3'(k) > r3[2:0]) tg[k] = 1'b0;
+    if (!wide) tg = 8'h01;
+    gn[3] = tg[7];
+    gn[2] = tg[3] & ~tg[7];
+    gn[1] = (tg[1] & ~tg[3]) | (tg[5] & ~tg[7]);
+    gn[0] = (tg[0] & ~tg[1]) | (tg[2] & ~tg[3]) | (tg[4] & ~tg[5]) | (tg[6] & ~tg[7]);
+    rowend = rlast && tg[r3[2:0]];
+  end
+  // r3 and wleft minus the group's size.
+  logic [4:0] r3_lo, wl_lo, dout_lo;
+  logic [31:0] r3_in, wleft_in;
+  logic rlast_in, r3_hi0, r3_hi1;
+  assign r3_lo = {1'b0, r3[3:0]} - {1'b0, gn};
+  assign r3_in = {r3_lo[4] ? r3[31:4] - 28'd1 : r3[31:4], r3_lo[3:0]};
+  assign r3_hi0 = r3[31:4] == 28'd0;
+  assign r3_hi1 = r3[31:4] == 28'd1;
+  assign rlast_in = (r3_lo[4] ? r3_hi1 : r3_hi0) && !r3_lo[3];
+  assign wl_lo = {1'b0, wleft[3:0]} - {1'b0, gn};
+  assign wleft_in = {wl_lo[4] ? wleft[31:4] - 28'd1 : wleft[31:4], wl_lo[3:0]};
+  assign dout_lo = dout - {1'b0, gn};
+  for (genvar g = 0; g < 3; g++) begin : g_walk
+    logic [6:0] reach;  // only its beat part [6:4] matters
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [3:0] reach_word;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign reach_word = reach[3:0];
+    logic [IW-5:0] cur_hi1;
+    logic [4:0] cur_lo, ds_lo;
+    logic [IW-1:0] step, row;
+    logic [3:0] row_ws;
+    // The beats from this group's to its row's last element's.
+    assign reach = {3'd0, ws[g]} + (r3[31:6] != 26'd0 ? 7'd63 : {1'b0, r3[5:0]});
+    assign span[g] = !st1[g] ? 3'd1 : reach[6:4] > 3'd2 ? 3'(NNFAB_CYCLE_elem_burst) : reach[6:4] + 3'd1;
+    // The next index: in the row (wide: + gn, by carry select on the
+    // precomputed high half), or the start of the next row.
+    assign cur_lo = {1'b0, cur[g][3:0]} + {1'b0, st1[g] ? gn : 4'd0};
+    assign cur_hi1 = cur[g][IW-1:4] + 1'b1;
+    assign step = {cur_lo[4] ? cur_hi1 : cur[g][IW-1:4], cur_lo[3:0]};
+    assign row = r2 != 32'd0 ? p2[g] + {8'd0, stride[g][2]} :
+        r1 != 32'd0 ? p1[g] + {8'd0, stride[g][1]} : p0[g] + {8'd0, stride[g][0]};
+    assign nxt[g] = !rowend ? (wide ? step : cur[g] + {8'd0, stride[g][3]}) : row;
+    // The word in its beat of the next group's first element, and the
+    // distance to the beat's end (16 when the source is not stride-1).
+    assign row_ws = bw[g] + row[3:0];
+    assign ws_in[g] = rowend ? row_ws : cur_lo[3:0] + bw[g];
+    assign ds_lo = ds[g] - {1'b0, gn};
+    assign ds_in[g] = !st1[g] ? 5'd16 : rowend ? 5'd16 - {1'b0, row_ws} : ds_lo == 5'd0 ? 5'd16 : ds_lo;
+  end
 
   logic [42:0] lo;
   always_comb begin
@@ -155,12 +272,18 @@ module nnfab_tensor_elem #(
   end
 
   // W2's new beats in source order: the first, second and third set bit.
-  assign nth_src[0] = w2_new[0] ? 2'd0 : w2_new[1] ? 2'd1 : 2'd2;
-  assign nth_src[1] = w2_new[0] && w2_new[1] ? 2'd1 : 2'd2;
+  assign nth_src[0] = w2_rd[0] ? 2'd0 : w2_rd[1] ? 2'd1 : 2'd2;
+  assign nth_src[1] = w2_rd[0] && w2_rd[1] ? 2'd1 : 2'd2;
   assign nth_src[2] = 2'd2;
   assign rq_room = {1'b0, rq_cnt} + {2'd0, w2_n} <= 4'd4;
-  assign rd_valid = state == E_RUN && rq_cnt != 3'd0 && credit != READ_AHEAD[READ_AHEAD_LOG2:0];
+  // A read issues when its beats fit the credit: READ_AHEAD in wide mode,
+  // elem_read_ahead single beats on the one-element path.
+  logic [READ_AHEAD_LOG2+1:0] credit_after;
+  assign credit_after = {1'b0, credit} + {{(READ_AHEAD_LOG2 - 1) {1'b0}}, rq_len[rq_rp]};
+  assign rd_valid = state == E_RUN && rq_cnt != 3'd0 &&
+      credit_after <= (wide ? {1'b0, READ_AHEAD[READ_AHEAD_LOG2:0]} : {1'b0, NARROW_AHEAD});
   assign rd_addr = {rq_beat[rq_rp], 6'd0};
+  assign rd_len = {5'd0, rq_len[rq_rp] - 3'd1};
   assign rd_fire = rd_valid && rd_ready;
   // W2 finishes when its reads fit into the read queue and its record into
   // the record FIFO.
@@ -175,6 +298,7 @@ module nnfab_tensor_elem #(
   always_comb begin
     rec_in = '0;
     for (int s = 0; s < 3; s++) rec_in[s*7+:7] = {w2_new[s], w2_off[s]};
+    rec_in[23:21] = w2_cnt;
   end
   assign rec_room = rec_count < REC_DEPTH;
 
@@ -211,42 +335,67 @@ module nnfab_tensor_elem #(
       .count(beat_count)
   );
 
-  // The source of each beat asked for, in the same order as the beats.
-  logic tag_v;
+  // The source and length of each read, in the same order as the beats;
+  // tag_beat counts the head read's beats already popped.
+  logic tag_v, tag_pop;
   logic [1:0] tag;
+  logic [4:0] tag_out;
+  logic [2:0] tag_len, tag_beat;
   logic [READ_AHEAD_LOG2+1:0] tag_count;
+  assign tag = tag_out[4:3];
+  assign tag_len = tag_out[2:0];
+  assign tag_pop = beat_pop && tag_beat + 3'd1 == tag_len;
   nnfab_fifo #(
-      .WIDTH(2),
+      .WIDTH(5),
       .DEPTH_LOG2(READ_AHEAD_LOG2)
   ) u_tags (
       .clk(clk),
       .clear(clear),
       .wr_en(rd_fire),
-      .wr_data(rq_src[rq_rp]),
-      .pop(beat_pop),
+      .wr_data({rq_src[rq_rp], rq_len[rq_rp]}),
+      .pop(tag_pop),
       .out_valid(tag_v),
-      .out_data(tag),
+      .out_data(tag_out),
       .count(tag_count)
   );
 
   // ============================================================= consumer
-  // Staging: the head beat goes to its source's register when that is empty
-  // or being taken by C0 in this cycle.
+  // Staging: the head beat goes into its source's staging FIFO (a burst's
+  // beats wait there, so a later source's beat behind them still arrives);
+  // C0 moves a staging FIFO's head into the source's cached beat.
   logic [511:0] stage[3];
-  logic [2:0] stage_v, take;
+  logic [2:0] stage_v, take, room_s;
   logic [2:0] rec_new;
   logic rec_ready;
   logic [511:0] cache[3];
   logic c_go, room;
-  logic [RESULTS_LOG2:0] reserved;  // elements from C1 to the result FIFO's output
+  logic [RESULTS_LOG2:0] reserved;  // groups from C1 to the result FIFO's output
   always_comb
     for (int s = 0; s < 3; s++) rec_new[s] = rec_out[s*7+6];
   // C0: the head record goes when each of its new beats is staged.
   assign rec_ready = (stage_v | ~rec_new) == 3'b111;
   assign rec_pop = c_go && rec_v && rec_ready;
   assign take = rec_pop ? rec_new : 3'd0;
-  assign beat_pop = beat_v && tag_v && (!stage_v[tag] || take[tag]);
+  assign beat_pop = beat_v && tag_v && room_s[tag];
   assign room = reserved != RESULTS[RESULTS_LOG2:0];
+
+  for (genvar g = 0; g < 3; g++) begin : g_stage
+    logic [3:0] cnt;
+    assign room_s[g] = cnt < 4'(NNFAB_CYCLE_elem_burst);
+    nnfab_fifo #(
+        .WIDTH(512),
+        .DEPTH_LOG2(2)
+    ) u_stage (
+        .clk(clk),
+        .clear(clear),
+        .wr_en(beat_pop && tag == 2'(g)),
+        .wr_data(beat_out),
+        .pop(take[g]),
+        .out_valid(stage_v[g]),
+        .out_data(stage[g]),
+        .count(cnt)
+    );
+  end
 
   // C1: the element's byte offsets. The line is read through a copy padded
   // by one word: for a source whose address is not meaningful (an unused
@@ -254,6 +403,7 @@ module nnfab_tensor_elem #(
   // hardware reads as don't-care but a C++ simulation reads out of bounds.
   logic c1_v;
   logic [5:0] c1_off[3];
+  logic [2:0] c1_cnt, c2_cnt, aq_cnt;  // the group's elements - 1
   // The select is a function called in the registered branch that takes
   // its result (C1 -> C2 on c_go): a Verilated model skips it while the
   // engine does not move (docs/sim.md "Evaluation gating").
@@ -263,11 +413,16 @@ module nnfab_tensor_elem #(
     if (size == 3'd4) operand = line_pad[{1'b0, off, 3'd0}+:32];
     else operand = {24'd0, line_pad[{1'b0, off, 3'd0}+:8]};
   endfunction
+  // Wide mode: lane i's word of a group (4-byte elements, one beat).
+  function automatic [31:0] lane_word(input [511:0] line, input [3:0] w);
+    lane_word = line[{w, 5'd0}+:32];
+  endfunction
 
-  // C2: the operands.
+  // C2: the operands (lane 0 on the one-element path).
   logic c2_v;
-  logic [31:0] v_q[3];
-  logic [31:0] alu_y, alu_q, div_q;
+  logic [31:0] v_q[LANES][3];
+  logic [31:0] alu_y[LANES], alu_q[LANES];
+  logic [31:0] div_q;
   logic aq_v;  // alu_q holds a result for the result FIFO
   logic is_div, div_start, div_busy, div_done, div_wait;
   assign is_div = fn == NNFAB_FN_DIV && !fp;
@@ -277,20 +432,23 @@ module nnfab_tensor_elem #(
   assign div_start = c2_v && is_div && !div_busy;
   assign c_go = state == E_RUN && room && !div_wait;
 
-  nnfab_alu u_alu (
-      .fn(fn),
-      .a(v_q[0]),
-      .b(v_q[1]),
-      .c(v_q[2]),
-      .y(alu_y)
-  );
+  // One nnfab_alu per lane; lane 0 is the one-element path's.
+  for (genvar g = 0; g < LANES; g++) begin : g_lane
+    nnfab_alu u_alu (
+        .fn(fn),
+        .a(v_q[g][0]),
+        .b(v_q[g][1]),
+        .c(v_q[g][2]),
+        .y(alu_y[g])
+    );
+  end
 
   nnfab_divider u_div (
       .clk(clk),
       .rst(rst || abort),
       .start(div_start),
-      .a(v_q[0]),
-      .b(v_q[1]),
+      .a(v_q[0][0]),
+      .b(v_q[0][1]),
       .busy(div_busy),
       .done(div_done),
       .q(div_q)
@@ -308,28 +466,39 @@ module nnfab_tensor_elem #(
       .fn(fn),
       .to_int(fp_to_int),
       .act(act),
-      .a(v_q[0]),
-      .b(v_q[1]),
+      .a(v_q[0][0]),
+      .b(v_q[0][1]),
       .out_valid(fp_out),
       .y(fp_y)
   );
 
   // =============================================================== output
   logic res_v, res_pop;
-  logic [31:0] res_y;
+  logic [RES_W-1:0] res_in, res_out;
+  logic [LANES*32-1:0] res_y;
+  logic [2:0] res_cnt;
+  logic [3:0] res_n;
   logic [RESULTS_LOG2+1:0] res_count;
+  always_comb begin
+    res_in[RES_W-1:RES_W-3] = fp ? 3'd0 : aq_cnt;
+    for (int i = 0; i < LANES; i++) res_in[i*32+:32] = alu_q[i];
+    if (fp) res_in[31:0] = fp_y;
+  end
+  assign res_y = res_out[LANES*32-1:0];
+  assign res_cnt = res_out[RES_W-1:RES_W-3];
+  assign res_n = {1'b0, res_cnt} + 4'd1;
 
   nnfab_fifo #(
-      .WIDTH(32),
+      .WIDTH(RES_W),
       .DEPTH_LOG2(RESULTS_LOG2)
   ) u_res (
       .clk(clk),
       .clear(clear),
       .wr_en(aq_v || fp_out),
-      .wr_data(fp ? fp_y : alu_q),
+      .wr_data(res_in),
       .pop(res_pop),
       .out_valid(res_v),
-      .out_data(res_y),
+      .out_data(res_out),
       .count(res_count)
   );
 
@@ -343,7 +512,7 @@ module nnfab_tensor_elem #(
   // The next output byte address: a 32-bit add, the high half by carry select.
   logic [32:0] out_lo;
   logic [63:0] next_out;
-  assign out_lo = {1'b0, out_addr[31:0]} + {30'd0, rbytes};
+  assign out_lo = {1'b0, out_addr[31:0]} + (rbytes == 3'd4 ? {27'd0, res_n, 2'b00} : {30'd0, rbytes});
   assign next_out = {out_lo[32] ? out_addr[63:32] + 32'd1 : out_addr[63:32], out_lo[31:0]};
   assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
   // The buffer goes out when the next result falls into another beat, and
@@ -368,7 +537,10 @@ module nnfab_tensor_elem #(
       aq_v <= 1'b0;
     end else begin
       // Credits (the start below resets them).
-      credit <= credit + {{READ_AHEAD_LOG2{1'b0}}, rd_fire} - {{READ_AHEAD_LOG2{1'b0}}, beat_pop};
+      credit <= credit + (rd_fire ? {{(READ_AHEAD_LOG2 - 2) {1'b0}}, rq_len[rq_rp]} : '0) -
+          {{READ_AHEAD_LOG2{1'b0}}, beat_pop};
+      if (tag_pop) tag_beat <= 3'd0;
+      else if (beat_pop) tag_beat <= tag_beat + 3'd1;
       reserved <= reserved + {{RESULTS_LOG2{1'b0}}, rec_pop} - {{RESULTS_LOG2{1'b0}}, res_pop};
       rq_cnt <= rq_cnt + (w2_done ? {1'b0, w2_n} : 3'd0) - {2'd0, rd_fire};
       // C2 -> the ALU's register (INT32 but DIV) or the divider's result.
@@ -383,7 +555,23 @@ module nnfab_tensor_elem #(
           sb[1] <= sbytes1;
           sb[2] <= sbytes2;
           nsrc_q <= nsrc;
+          wide <= wide_in;
+          st1 <= wide_in ? {stride[2][3][0] && nsrc > 2'd2, stride[1][3][0] && nsrc > 2'd1, stride[0][3][0]} : 3'd0;
+          bw[0] <= base0[5:2];
+          bw[1] <= base1[5:2];
+          bw[2] <= base2[5:2];
+          ws[0] <= base0[5:2];
+          ws[1] <= base1[5:2];
+          ws[2] <= base2[5:2];
+          // A source's beat limits the group only when it is stride-1.
+          ds[0] <= wide_in && nsrc > 2'd0 && stride[0][3][0] ? 5'd16 - {1'b0, base0[5:2]} : 5'd16;
+          ds[1] <= wide_in && nsrc > 2'd1 && stride[1][3][0] ? 5'd16 - {1'b0, base1[5:2]} : 5'd16;
+          ds[2] <= wide_in && nsrc > 2'd2 && stride[2][3][0] ? 5'd16 - {1'b0, base2[5:2]} : 5'd16;
+          dout <= 5'd16 - {1'b0, dst[5:2]};
+          rlast <= dim3 - 32'd1 < 32'd8;
+          tag_beat <= 3'd0;
           for (int s = 0; s < 3; s++) begin
+            pend[s] <= 2'd0;
             cur[s] <= '0;
             p0[s] <= '0;
             p1[s] <= '0;
@@ -396,12 +584,12 @@ module nnfab_tensor_elem #(
           dm1 <= dim1 - 32'd1;
           dm2 <= dim2 - 32'd1;
           dm3 <= dim3 - 32'd1;
+          dm3_small <= dim3 - 32'd1 < 32'd8;
           wleft <= elements;
           oleft <= elements;
           out_addr <= dst;
           credit <= '0;
           reserved <= '0;
-          stage_v <= '0;
           rq_wp <= '0;
           rq_rp <= '0;
           rq_cnt <= '0;
@@ -422,41 +610,53 @@ module nnfab_tensor_elem #(
       if (w_adv) begin
         // W1 -> W2: the beat check.
         w2_v <= w1_v;
+        w2_cnt <= w1_cnt;
         for (int s = 0; s < 3; s++) begin
           w2_new[s] <= w1_new[s];
+          w2_rd[s] <= w1_rd[s];
+          w2_len[s] <= w1_len[s];
           w2_off[s] <= addr_q[s][5:0];
           w2_beat[s] <= addr_q[s][63:6];
           if (w1_v) begin
             last_beat[s] <= addr_q[s][63:6];
             last_ok[s] <= 1'b1;
           end
+          // A burst's further beats are taken by the next groups that need
+          // a new beat of this source.
+          if (w1_new[s]) pend[s] <= pend[s] == 2'd0 ? 2'(w1_len[s] - 3'd1) : pend[s] - 2'd1;
         end
-        w2_n <= {1'b0, w1_new[0]} + {1'b0, w1_new[1]} + {1'b0, w1_new[2]};
-        // W0 -> W1: the addresses of the next element.
+        w2_n <= {1'b0, w1_rd[0]} + {1'b0, w1_rd[1]} + {1'b0, w1_rd[2]};
+        // W0 -> W1: the addresses of the next group.
         w1_v <= wleft != 32'd0;
-        for (int s = 0; s < 3; s++) addr_q[s] <= addr[s];
+        w1_cnt <= 3'(gn - 4'd1);
+        for (int s = 0; s < 3; s++) begin
+          addr_q[s] <= addr[s];
+          w1_span[s] <= span[s];
+        end
         if (wleft != 32'd0) begin
-          wleft <= wleft - 32'd1;
+          wleft <= wleft_in;
+          dout <= dout_lo == 5'd0 ? 5'd16 : dout_lo;
           // Next output index, row-major with dimension 3 fastest.
           for (int s = 0; s < 3; s++) begin
-            if (r3 != 32'd0) begin
-              cur[s] <= cur[s] + {8'd0, stride[s][3]};
-            end else if (r2 != 32'd0) begin
-              p2[s] <= p2[s] + {8'd0, stride[s][2]};
-              cur[s] <= p2[s] + {8'd0, stride[s][2]};
-            end else if (r1 != 32'd0) begin
-              p1[s] <= p1[s] + {8'd0, stride[s][1]};
-              p2[s] <= p1[s] + {8'd0, stride[s][1]};
-              cur[s] <= p1[s] + {8'd0, stride[s][1]};
-            end else begin
-              p0[s] <= p0[s] + {8'd0, stride[s][0]};
-              p1[s] <= p0[s] + {8'd0, stride[s][0]};
-              p2[s] <= p0[s] + {8'd0, stride[s][0]};
-              cur[s] <= p0[s] + {8'd0, stride[s][0]};
+            cur[s] <= nxt[s];
+            ws[s] <= ws_in[s];
+            ds[s] <= ds_in[s];
+            if (rowend) begin
+              if (r2 != 32'd0) begin
+                p2[s] <= nxt[s];
+              end else if (r1 != 32'd0) begin
+                p1[s] <= nxt[s];
+                p2[s] <= nxt[s];
+              end else begin
+                p0[s] <= nxt[s];
+                p1[s] <= nxt[s];
+                p2[s] <= nxt[s];
+              end
             end
           end
-          if (r3 != 32'd0) begin
-            r3 <= r3 - 32'd1;
+          rlast <= rowend ? dm3_small : rlast_in;
+          if (!rowend) begin
+            r3 <= r3_in;
           end else begin
             r3 <= dm3;
             if (r2 != 32'd0) r2 <= r2 - 32'd1;
@@ -474,6 +674,7 @@ module nnfab_tensor_elem #(
           if (k < {30'd0, w2_n}) begin
             rq_beat[rq_wp+2'(k)] <= w2_beat[nth_src[k]];
             rq_src[rq_wp+2'(k)] <= nth_src[k];
+            rq_len[rq_wp+2'(k)] <= w2_len[nth_src[k]];
           end
       if (w2_done) rq_wp <= rq_wp + w2_n;
       if (rd_fire) rq_rp <= rq_rp + 2'd1;
@@ -481,25 +682,26 @@ module nnfab_tensor_elem #(
       // ----------------------------------------------------- consumer
       // Staging and C0: a staged beat moves into the cached beat when its
       // record goes.
-      for (int s = 0; s < 3; s++) begin
-        if (take[s]) cache[s] <= stage[s];
-        if (beat_pop && tag == 2'(s)) begin
-          stage[s] <= beat_out;
-          stage_v[s] <= 1'b1;
-        end else if (take[s]) stage_v[s] <= 1'b0;
-      end
+      for (int s = 0; s < 3; s++) if (take[s]) cache[s] <= stage[s];
       if (c_go) begin
         // C0 -> C1
         c1_v <= rec_pop;
+        c1_cnt <= rec_out[23:21];
         for (int s = 0; s < 3; s++) c1_off[s] <= rec_out[s*7+:6];
         // C1 -> C2
         c2_v <= c1_v;
-        for (int s = 0; s < 3; s++) v_q[s] <= operand(cache[s], c1_off[s], sb[s]);
+        c2_cnt <= c1_cnt;
+        for (int s = 0; s < 3; s++) begin
+          v_q[0][s] <= operand(cache[s], c1_off[s], sb[s]);
+          for (int i = 1; i < LANES; i++)
+            v_q[i][s] <= lane_word(cache[s], c1_off[s][5:2] + (st1[s] ? 4'(i) : 4'd0));
+        end
       end
+      aq_cnt <= c2_cnt;
       if (c2_v && is_div && div_done) begin
-        alu_q <= div_q;
+        alu_q[0] <= div_q;
         c2_v <= c_go && c1_v;  // C2 takes C1's element if it moved on
-      end else alu_q <= alu_y;
+      end else for (int i = 0; i < LANES; i++) alu_q[i] <= alu_y[i];
 
       // ------------------------------------------------------- output
       if (sq_push) buf_valid <= 1'b0;
@@ -513,14 +715,17 @@ module nnfab_tensor_elem #(
         // Per byte lane: a decode of the output address, not a 512-bit
         // shifter. INT32 results are 4-byte aligned (the destination check),
         // so byte i of the beat takes byte i % 4 of the result.
+        // Wide mode: word j of the beat takes lane j - the group's first
+        // word when that is below the group's size.
         for (int i = 0; i < 64; i++)
-          if (rbytes == 3'd4 ? 4'(i / 4) == out_addr[5:2] : 6'(i) == out_addr[5:0]) begin
-            buf_data[i*8+:8] <= rbytes == 3'd4 ? res_y[(i%4)*8+:8] : res_y[7:0];
+          if (rbytes == 3'd4 ? 4'(i / 4) - out_addr[5:2] <= {1'd0, res_cnt} : 6'(i) == out_addr[5:0]) begin
+            buf_data[i*8+:8] <= rbytes == 3'd4 ? res_y[{3'(4'(i / 4) - out_addr[5:2]), 5'(8 * (i % 4))}+:8] :
+                res_y[7:0];
             buf_strb[i] <= 1'b1;
           end
         out_addr <= next_out;
-        oleft <= oleft - 32'd1;
-        if (oleft == 32'd1) state <= E_FLUSH;
+        oleft <= oleft - {28'd0, res_n};
+        if (oleft == {28'd0, res_n}) state <= E_FLUSH;
       end
     end
   end
@@ -537,11 +742,13 @@ module nnfab_tensor_elem #(
       assert (!beat_pop || (beat_v && tag_v)) else $error("nnfab_tensor_elem: beat FIFO popped empty");
       assert (!beat_v || tag_v) else $error("nnfab_tensor_elem: a beat without its tag");
       assert (tag_count <= BEAT_DEPTH) else $error("nnfab_tensor_elem: tag FIFO overrun");
+      assert (!w2_v || w2_n == {1'b0, w2_rd[0]} + {1'b0, w2_rd[1]} + {1'b0, w2_rd[2]})
+      else $error("nnfab_tensor_elem: read count differs from the reads");
       assert (rq_cnt <= 3'd4) else $error("nnfab_tensor_elem: read queue overrun");
       assert (credit <= READ_AHEAD[READ_AHEAD_LOG2:0]) else $error("nnfab_tensor_elem: read credit overrun");
-      // The cycle model's elem_read_ahead is this engine's read-ahead.
-      assert (READ_AHEAD == NNFAB_CYCLE_elem_read_ahead)
-      else $error("nnfab_tensor_elem: READ_AHEAD differs from isa.json elem_read_ahead");
+      // The cycle model's wide-mode figures are this engine's.
+      assert (LANES == NNFAB_CYCLE_elem_lanes && NNFAB_CYCLE_elem_burst <= 4 && READ_AHEAD >= 8 * NNFAB_CYCLE_elem_burst)
+      else $error("nnfab_tensor_elem: LANES or the burst differ from isa.json elem_lanes, elem_burst");
     end
 `endif
 endmodule

@@ -135,6 +135,7 @@ struct ElementCase {
   std::string what;
   uint32_t fn, type;
   Descriptor d;
+  uint32_t skew = 0;  // 4-byte words: source s starts (s + 1) * skew words past a beat, the result skew words
 };
 
 TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
@@ -160,6 +161,15 @@ TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
       {"INT32 ADD transposed [64,64]", isa::kFnADD, I, desc({1, 1, 64, 64}, {0, 0, 1, 64}, {0, 0, 64, 1})},
       {"INT32 ADD [8,16,16] strided", isa::kFnADD, I, desc({1, 8, 16, 16}, {0, 512, 32, 2}, {0, 0, 16, 1})},
       {"INT32 DIV [1024]", isa::kFnDIV, I, desc({1, 1, 1, 1024}, {0, 0, 0, 1}, {0, 0, 0, 1})},
+      // Wide mode (elem_lanes elements per cycle): innermost strides 1 or 0.
+      {"INT32 ADD [64,256] + [64,1]", isa::kFnADD, I, desc({1, 1, 64, 256}, {0, 0, 256, 1}, {0, 0, 1, 0})},
+      {"INT32 MUL [16384] * scalar", isa::kFnMUL, I, desc({1, 1, 1, 16384}, {0, 0, 0, 1}, {0, 0, 0, 0})},
+      {"INT32 SUB [64,256] - [256] skewed", isa::kFnSUB, I, desc({1, 1, 64, 256}, {0, 0, 256, 1}, {0, 0, 0, 1}), 3},
+      {"INT32 MAX [8,2000] + [2000] (4 KB pages)", isa::kFnMAX, I, desc({1, 1, 8, 2000}, {0, 0, 2000, 1}, {0, 0, 0, 1}),
+       5},
+      {"INT32 ADD [4,8,8,17] + [8,1,17]", isa::kFnADD, I,
+       desc({4, 8, 8, 17}, {1088, 136, 17, 1}, {0, 17, 0, 1}), 1},
+      {"FLOAT32 MOV [64,256] <- [256]", isa::kFnMOV, F, desc({1, 1, 64, 256}, {0, 0, 0, 1}, {})},
   };
   std::mt19937 rng(2024);
   for (const ElementCase& c : cases) {
@@ -169,10 +179,10 @@ TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
     uint32_t base[3] = {0, 0, 0};
     const uint32_t sources = isa::fnOperands(c.fn);
     for (uint32_t s = 0; s < sources; ++s) {
-      base[s] = static_cast<uint32_t>(image.size());
+      base[s] = static_cast<uint32_t>(image.size()) + (4 * (s + 1) * c.skew) % 64;
       const bool mask = c.fn == isa::kFnSEL && s == 0;
       const uint64_t bytes = c.d.extent(static_cast<int>(s)) * (mask ? 1 : 4);
-      image.resize((image.size() + bytes + 63) / 64 * 64);
+      image.resize((base[s] + bytes + 63) / 64 * 64);
       for (uint64_t i = 0; i < bytes; i += mask ? 1 : 4) {
         const uint32_t r = rng();
         // FLOAT32: finite, non-zero values (no NaN, whose payload may differ).
@@ -180,8 +190,8 @@ TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
         std::memcpy(image.data() + base[s] + i, &v, mask ? 1 : 4);
       }
     }
-    const uint32_t dst = static_cast<uint32_t>(image.size());
-    image.resize(dst + (c.d.elements() * 4 + 63) / 64 * 64, 0xA5);
+    const uint32_t dst = static_cast<uint32_t>(image.size()) + (4 * c.skew) % 64;
+    image.resize((dst + c.d.elements() * 4 + 63) / 64 * 64, 0xA5);
     Asm a;
     a.emit(insn::li(1, static_cast<int32_t>(dst)));
     a.emit(insn::li(2, static_cast<int32_t>(base[0])));
