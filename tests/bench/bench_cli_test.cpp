@@ -86,7 +86,8 @@ const std::map<std::string, std::string>& expectedUnits() {
     u["add_int32.bound_elements_per_cycle"] = "elements/cycle";
     u["add_int32.efficiency_percent"] = "%";
     u["add_int32.projected_gb_per_s_at_300mhz"] = "GB/s";
-    for (const std::string e : {"elem_add_int32_broadcast", "elem_add_float32_broadcast", "elem_add_float32"}) {
+    for (const std::string e : {"elem_add_int32_broadcast", "elem_add_int32_row_broadcast", "elem_add_int32_scalar",
+                                 "elem_add_int32_mid_broadcast", "elem_add_float32_broadcast", "elem_add_float32"}) {
       u[e + ".cycles"] = "cycles";
       u[e + ".elements_per_cycle"] = "elements/cycle";
       u[e + ".bound_elements_per_cycle"] = "elements/cycle";
