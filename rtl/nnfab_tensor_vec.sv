@@ -135,7 +135,8 @@ module nnfab_tensor_vec #(
   logic fl_nz[3];              // fetch_left != 0, as old as burst_q
   logic want[3];
   // Port A: source 0 or 2 (pick: 1 = source 2), taking turns (rr: source 2
-  // first); the tag of each burst in flight says whose beats come back.
+  // goes first when both want a burst); the tag of each burst in flight
+  // says whose beats come back.
   logic rr, pick, pick_ok;
   logic tags[TAGS];
   logic [TAG_LOG2-1:0] tag_w, tag_r;

@@ -46,6 +46,11 @@ struct SimHarness::Impl {
   AxiSlaveOut ps, ds, bs, ws;
   AxiMasterOut pm, dm, bm, wm;
   bool progRdataZero = false, dataRdataZero = false, srcbRdataZero = false;
+  // m_axi_srcb and m_axi_dst carry only vector instructions: while a port's
+  // memory is quiet (AxiMemory::quiet) and the core raises no VALID on it,
+  // its slave model is neither driven nor clocked (the model's inputs stay
+  // those of the quiet slave: srcbQuiet, dstQuiet).
+  bool srcbQuiet = false, dstQuiet = false;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
@@ -84,7 +89,7 @@ struct SimHarness::Impl {
     }
   }
 
-  void drive(const AxiSlaveOut& p, const AxiSlaveOut& d, const AxiSlaveOut& b, const AxiSlaveOut& w) {
+  void drive(const AxiSlaveOut& p, const AxiSlaveOut& d) {
     top->m_axi_prog_arready = p.arready;
     top->m_axi_prog_rvalid = p.rvalid;
     top->m_axi_prog_rresp = p.rresp;
@@ -99,11 +104,17 @@ struct SimHarness::Impl {
     top->m_axi_data_wready = d.wready;
     top->m_axi_data_bvalid = d.bvalid;
     top->m_axi_data_bresp = d.bresp;
+  }
+
+  void driveSrcb(const AxiSlaveOut& b) {
     top->m_axi_srcb_arready = b.arready;
     top->m_axi_srcb_rvalid = b.rvalid;
     top->m_axi_srcb_rresp = b.rresp;
     top->m_axi_srcb_rlast = b.rlast;
     driveRdata(b, top->m_axi_srcb_rdata.data(), srcbRdataZero);
+  }
+
+  void driveDst(const AxiSlaveOut& w) {
     top->m_axi_dst_awready = w.awready;
     top->m_axi_dst_wready = w.wready;
     top->m_axi_dst_bvalid = w.bvalid;
@@ -169,9 +180,18 @@ struct SimHarness::Impl {
   void tick() {
     prog.drive(cycle, ps);
     data.drive(cycle, ds);
-    srcb.drive(cycle, bs);
-    dst.drive(cycle, ws);
-    drive(ps, ds, bs, ws);
+    drive(ps, ds);
+    const bool bQuiet = srcb.quiet(cycle), wQuiet = dst.quiet(cycle);
+    if (!bQuiet || !srcbQuiet) {
+      srcb.drive(cycle, bs);
+      driveSrcb(bs);
+    }
+    if (!wQuiet || !dstQuiet) {
+      dst.drive(cycle, ws);
+      driveDst(ws);
+    }
+    srcbQuiet = bQuiet;
+    dstQuiet = wQuiet;
     top->ap_clk = 0;
     top->eval();
     if (trace) trace->dump(2 * cycle);
@@ -185,20 +205,30 @@ struct SimHarness::Impl {
     if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
     dataOut(dm);
     progOut(pm);
-    srcbOut(bm);
-    dstOut(wm);
+    const bool bSkip = bQuiet && !top->m_axi_srcb_arvalid;
+    const bool wSkip = wQuiet && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
+    if (bSkip) {
+      bm.arvalid = false;
+    } else {
+      srcbOut(bm);
+    }
+    if (wSkip) {
+      wm.awvalid = wm.wvalid = false;
+    } else {
+      dstOut(wm);
+    }
     if (tap) {
       TapCycle c{cycle, top->rootp->nnfab_core__DOT__sim_retired != 0, top->rootp->nnfab_core__DOT__sim_opcode, &dm,
                  &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
     countAxi(dm, ds, dataCount);
-    countAxi(bm, bs, srcbCount);
-    countAxi(wm, ws, dstCount);
+    if (!bSkip) countAxi(bm, bs, srcbCount);
+    if (!wSkip) countAxi(wm, ws, dstCount);
     prog.edge(cycle, pm, ps);
     data.edge(cycle, dm, ds);
-    srcb.edge(cycle, bm, bs);
-    dst.edge(cycle, wm, ws);
+    if (!bSkip) srcb.edge(cycle, bm, bs);
+    if (!wSkip) dst.edge(cycle, wm, ws);
     top->ap_clk = 1;
     top->eval();
     if (trace) trace->dump(2 * cycle + 1);
@@ -332,6 +362,7 @@ void SimHarness::reset(uint32_t cycles) {
   impl_->srcb.reset();
   impl_->dst.reset();
   impl_->dataCount = impl_->srcbCount = impl_->dstCount = Impl::AxiCount{};
+  impl_->srcbQuiet = impl_->dstQuiet = false;  // drive them again from the next cycle
 }
 
 bool SimHarness::coreIdle() const { return impl_->idle; }
