@@ -50,5 +50,16 @@ static inline void storeElement(uint32_t* data, uint64_t offset, uint32_t bytes,
   }
 }
 
+// The core's three data masters (docs/isa.md "Memory model"), each the base
+// of the one data region: `data` (m_axi_data) for every access but these
+// two, `srcb` (m_axi_srcb) for an elementwise TENSOR's B operand, `dst`
+// (m_axi_dst) for its result. The C-simulation passes one buffer three
+// times; the kernel's host sets SRCB_ADDR and DST_ADDR to DATA_ADDR.
+struct DataPorts {
+  uint32_t* data;
+  const uint32_t* srcb;
+  uint32_t* dst;
+};
+
 }  // namespace hls
 }  // namespace nnfab

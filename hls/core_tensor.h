@@ -64,8 +64,9 @@ static inline bool sourceInRegion(uint32_t base, uint32_t bytes, const uint32_t*
   return inRegion(base, (last + 1u) * bytes, dataSize);
 }
 
-static inline TensorOutcome executeTensor(uint32_t* data, uint32_t dataSize, const TensorOperands& op,
+static inline TensorOutcome executeTensor(const DataPorts& ports, uint32_t dataSize, const TensorOperands& op,
                                           const CycleParams& cp) {
+  const uint32_t* data = ports.data;
   if (op.descriptor % isa::kDESCRIPTOR_BYTES != 0 || !inRegion(op.descriptor, isa::kDESCRIPTOR_BYTES, dataSize)) {
     return tensorFault(op.descriptor);
   }
@@ -103,7 +104,9 @@ DESCRIPTOR:
 
   // Every region is checked before the first element is written.
   if (op.dst % resultBytes != 0 || !inRegion(op.dst, elements * resultBytes, dataSize)) return tensorFault(op.dst);
-  uint64_t readBytes = 0;
+  // Bytes read per data port (docs/isa.md "Memory model"): B through
+  // m_axi_srcb, A and C through m_axi_data.
+  uint64_t srcbReadBytes = 0, dataReadBytes = 0;
   // The vector engine takes the instruction when every source is contiguous
   // (row-major over DIM, dimensions of extent 1 excepted) and of the result's
   // element size, and the function is neither DIV nor one of the FP pipe.
@@ -113,7 +116,7 @@ DESCRIPTOR:
     if (op.src[s] % bytes != 0 || !sourceInRegion(op.src[s], bytes, dim, stride[s], dataSize)) {
       return tensorFault(op.src[s]);
     }
-    readBytes += elements * bytes;
+    (s == 1 ? srcbReadBytes : dataReadBytes) += elements * bytes;
     uint64_t extent = 1;  // elements of one step along dimension k in row-major order
     for (uint32_t k = isa::kMAX_RANK; k-- > 0;) {
       vectorPath = vectorPath && (dim[k] == 1 || stride[s][k] == extent);
@@ -168,7 +171,8 @@ ELEMENTS:
 #pragma HLS UNROLL
       if (s < sources) {
         const uint64_t at = op.src[s] + index[s] * srcBytes[s];
-        v[s] = loadElement(data, at, srcBytes[s]);
+        // B through its own port, A and C through the data port.
+        v[s] = loadElement(s == 1 ? ports.srcb : data, at, srcBytes[s]);
         const uint64_t beat = at / isa::kMEM_BEAT_BYTES;
         if (!haveBeat[s] || beat != lastBeat[s]) {
           ++readBeats;
@@ -208,7 +212,7 @@ ELEMENTS:
     } else {
       result = floatApply(op.fn, v[0], v[1], v[2], op.act);
     }
-    storeElement(data, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes, result);
+    storeElement(ports.dst, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes, result);
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       index[s] += stride[s][kInnermost];
@@ -226,7 +230,7 @@ ELEMENTS:
       }
     }
   }
-  const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, elements, readBytes, writeBytes}
+  const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, srcbReadBytes, dataReadBytes, writeBytes}
                           : wide     ? CycleQuery{kCycleTensorWide, groups, readBeats, reads, zeroBeats}
                                      : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
                                                   readBeats, 0};

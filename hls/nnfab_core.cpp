@@ -205,8 +205,9 @@ void writeReg(CoreState& st, uint32_t r, uint32_t v) {
 
 // Executes one legal instruction. Returns false when it stops the core (HALT
 // or a fault: *stop says how); otherwise it has updated pc and the counters.
-bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataSize, const CycleParams& cp,
+bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32_t dataSize, const CycleParams& cp,
              Stop& stop, Tracer& tr) {
+  uint32_t* data = ports.data;
   const uint32_t cls = f.opcode & isa::kClassMask;
   const uint32_t fn = f.opcode & isa::kFnMask;
   const uint32_t a = st.regs[f.ra];
@@ -230,7 +231,7 @@ bool execute(const isa::Fields& f, CoreState& st, uint32_t* data, uint32_t dataS
     op.descriptor = f.imm;
     op.act = floatActivation(f) ? f.rc : 0u;
     if (op.act != 0) op.src[2] = 0;
-    const TensorOutcome r = fn == isa::kFnFC ? executeFc(data, dataSize, op, cp) : executeTensor(data, dataSize, op, cp);
+    const TensorOutcome r = fn == isa::kFnFC ? executeFc(data, dataSize, op, cp) : executeTensor(ports, dataSize, op, cp);
     if (r.status != isa::kStatusDONE) {
       stop.status = r.status;
       stop.haltPc = st.pc;
@@ -312,6 +313,18 @@ void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx,
                             uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
                             volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
                             const TraceOutputs& trace, const CycleParams& params) {
+  const DataPorts ports = {data, data, data};
+  nnfab_core_ports(prog, ports, ctx, prog_size, data_size, mode, insn_limit, loop_budget, exec_budget, preempt,
+                   watchdog_state, status, halt_pc, fault_info, features, cycles, iterations, instret, id, isa_version,
+                   trace, params);
+}
+
+void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t* ctx, uint32_t prog_size,
+                      uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+                      uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
+                      uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features,
+                      volatile uint64_t* cycles, volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id,
+                      uint32_t* isa_version, const TraceOutputs& trace, const CycleParams& params) {
   Tracer tr;
   tr.on = (mode & isa::kMODE_TRACE) != 0;
   tr.ring = trace.ring;
@@ -396,7 +409,7 @@ MAIN:
       stop = stopAt(isa::kStatusILLEGAL_INSTRUCTION, st.pc, lo(insn));
       break;
     }
-    if (!execute(f, st, data, data_size, params, stop, tr)) break;
+    if (!execute(f, st, ports, data_size, params, stop, tr)) break;
     ++retired;
   }
 
@@ -435,13 +448,15 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
                            uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
                            uint64_t* class_cycles_tensor, uint64_t* trace_mem,
-                           uint64_t trace[nnfab::isa::kTRACE_DEPTH]) {
+                           uint64_t trace[nnfab::isa::kTRACE_DEPTH], const uint32_t* srcb, uint32_t* dst) {
   // Offsets pinned to docs/register-map.md; pragma arguments must be
   // literals, so the static_asserts below tie them to the generated map.
 #pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=data bundle=data offset=slave depth=65536 max_read_burst_length=64 max_write_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=ctx bundle=data offset=slave depth=64
 #pragma HLS INTERFACE mode=m_axi port=trace_mem bundle=data offset=slave depth=256 max_write_burst_length=32
+#pragma HLS INTERFACE mode=m_axi port=srcb bundle=srcb offset=slave depth=65536 max_read_burst_length=64
+#pragma HLS INTERFACE mode=m_axi port=dst bundle=dst offset=slave depth=65536 max_write_burst_length=64
 #pragma HLS INTERFACE mode=s_axilite port=prog offset=0x10 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=data offset=0x18 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=ctx offset=0x20 bundle=control
@@ -470,6 +485,8 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_branch offset=0xA0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=class_cycles_tensor offset=0xA8 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=trace_mem offset=0xB0 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=srcb offset=0xB8 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=dst offset=0xC0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=trace offset=0x800 bundle=control
   // Outputs without the ap_vld word Vitis HLS would otherwise put after each
   // (it would collide with the next register of the map).
@@ -507,6 +524,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kRegCLASS_CYCLES_MEM == 0x90 && nnfab::isa::kRegCLASS_CYCLES_SALU == 0x98 &&
                     nnfab::isa::kRegCLASS_CYCLES_BRANCH == 0xA0 && nnfab::isa::kRegCLASS_CYCLES_TENSOR == 0xA8 &&
                     nnfab::isa::kRegTRACE_ADDR == 0xB0 &&
+                    nnfab::isa::kRegSRCB_ADDR == 0xB8 && nnfab::isa::kRegDST_ADDR == 0xC0 &&
                     nnfab::isa::kTRACE_RING_OFFSET == 0x800,
                 "the INTERFACE offsets above no longer match isa/isa.json");
   static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64 &&
@@ -516,7 +534,8 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
       trace, trace_count, trace_dropped,
       {class_cycles_ctrl, class_cycles_mem, class_cycles_salu, class_cycles_branch, class_cycles_tensor},
       trace_mem};
-  nnfab::hls::nnfab_core_with_params(prog, data, ctx, prog_size, data_size, mode, insn_limit, loop_budget,
-                                     exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, features, cycles,
-                                     iterations, instret, id, isa_version, outputs, nnfab::hls::kDefaultCycleParams);
+  const nnfab::hls::DataPorts ports = {data, srcb, dst};
+  nnfab::hls::nnfab_core_ports(prog, ports, ctx, prog_size, data_size, mode, insn_limit, loop_budget, exec_budget,
+                               preempt, watchdog_state, status, halt_pc, fault_info, features, cycles, iterations,
+                               instret, id, isa_version, outputs, nnfab::hls::kDefaultCycleParams);
 }

@@ -22,7 +22,10 @@ enum CycleEvent : uint32_t {
   kCycleProgramLoad,  // a = PROG_SIZE in bytes
   kCycleContextIo,    // saving or restoring the context
   kCycleInstruction,  // a = opcode of a non-TENSOR instruction
-  kCycleTensor,         // the vector engine: a = fn, b = elements, c = read bytes, d = write bytes
+  // The vector engine, one byte count per data port: a = fn, b = bytes read
+  // through m_axi_srcb (B), c = bytes read through m_axi_data (A and C), d =
+  // bytes written through m_axi_dst.
+  kCycleTensor,
   kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
   kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
   kCycleTensorWide,     // the element engine's wide mode: a = groups, b = read beats, c = reads (bursts),
@@ -177,9 +180,8 @@ static constexpr uint64_t fcCycles(const CycleParams& p, uint64_t batch, uint64_
 }
 
 // Every formula of the model. A tensor instruction's read bytes count each
-// source once per element it supplies, or once per row when the source's
-// innermost stride is 0 (the caller computes them: see tensorReadBytes in
-// core_tensor.h).
+// source once per element it supplies (the caller computes them per port:
+// see executeTensor in hls/core_tensor.h).
 static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
   switch (q.event) {
     case kCycleProgramLoad:
@@ -191,8 +193,9 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       if ((q.a & isa::kClassMask) == isa::kClassSALU) return isa::fnScalarCycles(q.a & isa::kFnMask);
       return 1u;  // every other CTRL instruction and every BRCMP
     case kCycleTensor:
-      // Streams one beat per cycle on the read and write ports in parallel.
-      return kTensorFixedCycles + p.mem_latency + maxU64(ceilBeats(q.c), ceilBeats(q.d));
+      // Streams one beat per cycle on each of the three data ports in
+      // parallel (docs/isa.md "Memory model").
+      return kTensorFixedCycles + p.mem_latency + maxU64(maxU64(ceilBeats(q.b), ceilBeats(q.c)), ceilBeats(q.d));
     case kCycleTensorElement:
       // INT32 DIV: the element engine waits for the iterative divider.
       if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + uint64_t{isa::kCycle_scalar_div} * q.b;

@@ -204,8 +204,8 @@ inline std::string packageIpTcl(const nlohmann::json& isa) {
        "add_files -fileset constrs_1 -norecurse $ooc_xdc\n"
        "set_property USED_IN {synthesis implementation out_of_context} [get_files $ooc_xdc]\n"
        "update_compile_order -fileset sources_1\n\n";
-  t << "# Port prefixes s_axi_control_*, m_axi_prog_*, m_axi_data_* make Vivado infer\n"
-       "# the three AXI interfaces; ap_clk, ap_rst_n and interrupt are inferred too.\n"
+  t << "# Port prefixes (s_axi_control_*, m_axi_prog_*, m_axi_data_*, ...) make Vivado\n"
+       "# infer the AXI interfaces; ap_clk, ap_rst_n and interrupt are inferred too.\n"
        "ipx::package_project -root_dir $ip_dir -vendor " << k.vendor << " -library " << k.library
     << " -taxonomy /KernelIP -import_files -set_current true\n"
        "set core [ipx::current_core]\n"

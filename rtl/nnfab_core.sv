@@ -1,6 +1,8 @@
 // nnfab core (docs/rtl.md): the ISA of docs/isa.md as a Vitis RTL kernel.
 // Port list fixed by the platform (AXI4-Lite control, m_axi_prog for the
-// program, m_axi_data for data, descriptors and the context).
+// program, m_axi_data for data, descriptors and the context, m_axi_srcb and
+// m_axi_dst for the vector engine's B operand and result: docs/rtl.md
+// "Data ports"; all three data masters address the one data region).
 `include "nnfab_isa.svh"
 
 module nnfab_core (
@@ -61,7 +63,32 @@ module nnfab_core (
     output wire         m_axi_data_rready,
     input  wire [511:0] m_axi_data_rdata,
     input  wire [1:0]   m_axi_data_rresp,
-    input  wire         m_axi_data_rlast
+    input  wire         m_axi_data_rlast,
+    output wire         m_axi_srcb_arvalid,
+    input  wire         m_axi_srcb_arready,
+    output wire [63:0]  m_axi_srcb_araddr,
+    output wire [7:0]   m_axi_srcb_arlen,
+    output wire [2:0]   m_axi_srcb_arsize,
+    output wire [1:0]   m_axi_srcb_arburst,
+    input  wire         m_axi_srcb_rvalid,
+    output wire         m_axi_srcb_rready,
+    input  wire [511:0] m_axi_srcb_rdata,
+    input  wire [1:0]   m_axi_srcb_rresp,
+    input  wire         m_axi_srcb_rlast,
+    output wire         m_axi_dst_awvalid,
+    input  wire         m_axi_dst_awready,
+    output wire [63:0]  m_axi_dst_awaddr,
+    output wire [7:0]   m_axi_dst_awlen,
+    output wire [2:0]   m_axi_dst_awsize,
+    output wire [1:0]   m_axi_dst_awburst,
+    output wire         m_axi_dst_wvalid,
+    input  wire         m_axi_dst_wready,
+    output wire [511:0] m_axi_dst_wdata,
+    output wire [63:0]  m_axi_dst_wstrb,
+    output wire         m_axi_dst_wlast,
+    input  wire         m_axi_dst_bvalid,
+    output wire         m_axi_dst_bready,
+    input  wire [1:0]   m_axi_dst_bresp
 );
   localparam logic [2:0] BEAT_SIZE = 3'd6;  // log2(MEM_BEAT_BYTES)
   localparam logic [1:0] BURST_INCR = 2'b01;
@@ -77,6 +104,7 @@ module nnfab_core (
   // answered, sr_release resets every unit but the register file for one
   // cycle and ends the request.
   logic soft_reset, sr_release, unit_rst, port_quiet, loader_quiet;
+  logic d_quiet, b_quiet, w_quiet;
   assign unit_rst = rst || sr_release;
 
   // Simulation observability (the Verilator harness reads it; no port).
@@ -235,10 +263,13 @@ module nnfab_core (
       .insn_b(insn_b)
   );
 
-  // ------------------------------------------------------ data port
-  // Clients (sequencer: loads, stores, context; tensor unit; the trace
-  // ring's dump) take turns, so their requests are OR-combined (the dump's
-  // beat selected by its own registered flag).
+  // ------------------------------------------------------ data ports
+  // m_axi_data: its clients (sequencer: loads, stores, context; tensor unit;
+  // the trace ring's dump) take turns, so their requests are OR-combined
+  // (the dump's beat selected by its own registered flag). m_axi_srcb and m_axi_dst
+  // have one client each, the vector engine. The sequencer and the tensor
+  // unit see the three as one: idle when all are, an error when any has one
+  // (the first port's address in m_axi_data, m_axi_srcb, m_axi_dst order).
   logic s_rd_valid, t_rd_valid, rd_ready, r_valid, r_error, s_r_ready, t_r_ready;
   logic [63:0] s_rd_addr, t_rd_addr;
   logic [7:0] s_rd_len, t_rd_len;
@@ -251,6 +282,17 @@ module nnfab_core (
   logic [511:0] bw_w_data;
   logic writes_idle, reads_idle, drain, clear_error, bus_error;
   logic [31:0] bus_error_addr;
+  logic d_writes_idle, d_reads_idle, d_bus_error;
+  logic [31:0] d_bus_error_addr;
+  logic b_rd_valid, b_rd_ready, b_r_valid, b_r_ready, b_reads_idle, b_writes_idle, b_bus_error;
+  logic [63:0] b_rd_addr;
+  logic [7:0] b_rd_len;
+  logic [31:0] b_bus_error_addr;
+  logic w_writes_idle, w_reads_idle, w_bus_error;
+  logic [31:0] w_bus_error_addr;
+  logic b_unused_r_error, b_unused_sq_full, b_unused_aw_ready, b_unused_w_ready;
+  logic w_unused_rd_ready, w_unused_r_valid, w_unused_r_error, w_unused_sq_full;
+  logic d_unused_aw_ready, d_unused_w_ready;
 
   nnfab_data_port u_port (
       .clk(ap_clk),
@@ -287,6 +329,129 @@ module nnfab_core (
       .sq_data(s_sq_push ? s_sq_data : r_dumping ? r_sq_data : t_sq_data),
       .sq_strb(s_sq_push ? s_sq_strb : r_dumping ? r_sq_strb : t_sq_strb),
       .sq_full(sq_full),
+      .bw_aw_valid(1'b0),
+      .bw_aw_addr(64'd0),
+      .bw_aw_len(8'd0),
+      .bw_aw_ready(d_unused_aw_ready),
+      .bw_w_valid(1'b0),
+      .bw_w_data(512'd0),
+      .bw_w_strb(64'd0),
+      .bw_w_last(1'b0),
+      .bw_w_ready(d_unused_w_ready),
+      .writes_idle(d_writes_idle),
+      .reads_idle(d_reads_idle),
+      .drain(drain),
+      .clear_error(clear_error),
+      .bus_error(d_bus_error),
+      .bus_error_addr(d_bus_error_addr),
+      .quiesce(soft_reset),
+      .quiet(d_quiet)
+  );
+  assign m_axi_data_awsize = BEAT_SIZE;
+  assign m_axi_data_awburst = BURST_INCR;
+  assign m_axi_data_arsize = BEAT_SIZE;
+  assign m_axi_data_arburst = BURST_INCR;
+
+  // m_axi_srcb: reads only (its write channels are not ports of the core).
+  logic b_awvalid, b_wvalid, b_wlast, b_bready;
+  logic [63:0] b_awaddr, b_wstrb;
+  logic [7:0] b_awlen;
+  logic [511:0] b_wdata;
+  nnfab_data_port u_port_b (
+      .clk(ap_clk),
+      .rst(unit_rst),
+      .awvalid(b_awvalid),
+      .awready(1'b0),
+      .awaddr(b_awaddr),
+      .awlen(b_awlen),
+      .wvalid(b_wvalid),
+      .wready(1'b0),
+      .wdata(b_wdata),
+      .wstrb(b_wstrb),
+      .wlast(b_wlast),
+      .bvalid(1'b0),
+      .bready(b_bready),
+      .bresp(2'b00),
+      .arvalid(m_axi_srcb_arvalid),
+      .arready(m_axi_srcb_arready),
+      .araddr(m_axi_srcb_araddr),
+      .arlen(m_axi_srcb_arlen),
+      .rvalid(m_axi_srcb_rvalid),
+      .rready(m_axi_srcb_rready),
+      .rresp(m_axi_srcb_rresp),
+      .rlast(m_axi_srcb_rlast),
+      .rd_valid(b_rd_valid),
+      .rd_addr(b_rd_addr),
+      .rd_len(b_rd_len),
+      .rd_ready(b_rd_ready),
+      .r_valid(b_r_valid),
+      .r_error(b_unused_r_error),
+      .r_ready(b_r_ready),
+      .sq_push(1'b0),
+      .sq_addr(64'd0),
+      .sq_data(512'd0),
+      .sq_strb(64'd0),
+      .sq_full(b_unused_sq_full),
+      .bw_aw_valid(1'b0),
+      .bw_aw_addr(64'd0),
+      .bw_aw_len(8'd0),
+      .bw_aw_ready(b_unused_aw_ready),
+      .bw_w_valid(1'b0),
+      .bw_w_data(512'd0),
+      .bw_w_strb(64'd0),
+      .bw_w_last(1'b0),
+      .bw_w_ready(b_unused_w_ready),
+      .writes_idle(b_writes_idle),
+      .reads_idle(b_reads_idle),
+      .drain(drain),
+      .clear_error(clear_error),
+      .bus_error(b_bus_error),
+      .bus_error_addr(b_bus_error_addr),
+      .quiesce(soft_reset),
+      .quiet(b_quiet)
+  );
+  assign m_axi_srcb_arsize = BEAT_SIZE;
+  assign m_axi_srcb_arburst = BURST_INCR;
+
+  // m_axi_dst: burst writes only (its read channels are not ports).
+  logic w_arvalid, w_rready;
+  logic [63:0] w_araddr;
+  logic [7:0] w_arlen;
+  nnfab_data_port u_port_w (
+      .clk(ap_clk),
+      .rst(unit_rst),
+      .awvalid(m_axi_dst_awvalid),
+      .awready(m_axi_dst_awready),
+      .awaddr(m_axi_dst_awaddr),
+      .awlen(m_axi_dst_awlen),
+      .wvalid(m_axi_dst_wvalid),
+      .wready(m_axi_dst_wready),
+      .wdata(m_axi_dst_wdata),
+      .wstrb(m_axi_dst_wstrb),
+      .wlast(m_axi_dst_wlast),
+      .bvalid(m_axi_dst_bvalid),
+      .bready(m_axi_dst_bready),
+      .bresp(m_axi_dst_bresp),
+      .arvalid(w_arvalid),
+      .arready(1'b0),
+      .araddr(w_araddr),
+      .arlen(w_arlen),
+      .rvalid(1'b0),
+      .rready(w_rready),
+      .rresp(2'b00),
+      .rlast(1'b0),
+      .rd_valid(1'b0),
+      .rd_addr(64'd0),
+      .rd_len(8'd0),
+      .rd_ready(w_unused_rd_ready),
+      .r_valid(w_unused_r_valid),
+      .r_error(w_unused_r_error),
+      .r_ready(1'b0),
+      .sq_push(1'b0),
+      .sq_addr(64'd0),
+      .sq_data(512'd0),
+      .sq_strb(64'd0),
+      .sq_full(w_unused_sq_full),
       .bw_aw_valid(bw_aw_valid),
       .bw_aw_addr(bw_aw_addr),
       .bw_aw_len(bw_aw_len),
@@ -296,19 +461,31 @@ module nnfab_core (
       .bw_w_strb(bw_w_strb),
       .bw_w_last(bw_w_last),
       .bw_w_ready(bw_w_ready),
-      .writes_idle(writes_idle),
-      .reads_idle(reads_idle),
+      .writes_idle(w_writes_idle),
+      .reads_idle(w_reads_idle),
       .drain(drain),
       .clear_error(clear_error),
-      .bus_error(bus_error),
-      .bus_error_addr(bus_error_addr),
+      .bus_error(w_bus_error),
+      .bus_error_addr(w_bus_error_addr),
       .quiesce(soft_reset),
-      .quiet(port_quiet)
+      .quiet(w_quiet)
   );
-  assign m_axi_data_awsize = BEAT_SIZE;
-  assign m_axi_data_awburst = BURST_INCR;
-  assign m_axi_data_arsize = BEAT_SIZE;
-  assign m_axi_data_arburst = BURST_INCR;
+  assign m_axi_dst_awsize = BEAT_SIZE;
+  assign m_axi_dst_awburst = BURST_INCR;
+
+  // What is left unconnected on the read-only and write-only instances: the
+  // tied-off requests keep them at their reset values.
+  logic unused_ports;
+  assign unused_ports = &{1'b0, b_unused_r_error, b_unused_sq_full, b_unused_aw_ready, b_unused_w_ready, b_awvalid,
+                          b_wvalid, b_wlast, b_bready, b_awaddr, b_wstrb, b_awlen, b_wdata, b_writes_idle,
+                          w_unused_rd_ready, w_unused_r_valid, w_unused_r_error, w_unused_sq_full, w_arvalid,
+                          w_rready, w_araddr, w_arlen, w_reads_idle, d_unused_aw_ready, d_unused_w_ready};
+
+  assign writes_idle = d_writes_idle && w_writes_idle;
+  assign reads_idle = d_reads_idle && b_reads_idle;
+  assign bus_error = d_bus_error || b_bus_error || w_bus_error;
+  assign bus_error_addr = d_bus_error ? d_bus_error_addr : b_bus_error ? b_bus_error_addr : w_bus_error_addr;
+  assign port_quiet = d_quiet && b_quiet && w_quiet;
 
   // ------------------------------------------------------ sequencer
   logic t_start, t_abort, t_busy, t_done, t_fault, t_illegal;
@@ -429,6 +606,14 @@ module nnfab_core (
       .r_last(m_axi_data_rlast),
       .r_data(m_axi_data_rdata),
       .r_ready(t_r_ready),
+      .b_rd_valid(b_rd_valid),
+      .b_rd_addr(b_rd_addr),
+      .b_rd_len(b_rd_len),
+      .b_rd_ready(b_rd_ready),
+      .b_r_valid(b_r_valid),
+      .b_r_last(m_axi_srcb_rlast),
+      .b_r_data(m_axi_srcb_rdata),
+      .b_r_ready(b_r_ready),
       .sq_push(t_sq_push),
       .sq_addr(t_sq_addr),
       .sq_data(t_sq_data),

@@ -76,6 +76,10 @@ module nnfab_ctrl_slave (
   logic ap_done, ap_ready, gie;
   logic [IRQ_BITS-1:0] ier, isr;
   logic [31:0] preempt_reg;
+  // SRCB_ADDR, DST_ADDR: kernel arguments of m_axi_srcb and m_axi_dst, kept
+  // for read-back only; the core addresses every data port from DATA_ADDR
+  // (docs/rtl.md "Data ports").
+  logic [63:0] srcb_addr, dst_addr;
   logic do_write, do_read;
   logic [31:0] wmask, rd_value;
   logic [7:0] woff, roff;
@@ -154,6 +158,8 @@ module nnfab_ctrl_slave (
       exec_budget <= '0;
       trace_addr <= '0;
       preempt_reg <= '0;
+      srcb_addr <= '0;
+      dst_addr <= '0;
     end else begin
       if (start_accepted) ap_start <= 1'b0;
       if (do_read && r_regs && roff == NNFAB_REG_AP_CTRL) begin
@@ -187,6 +193,10 @@ module nnfab_ctrl_slave (
           NNFAB_REG_EXEC_BUDGET + 8'd4: exec_budget[63:32] <= merge(exec_budget[63:32], w_q, wmask);
           NNFAB_REG_TRACE_ADDR: trace_addr[31:0] <= merge(trace_addr[31:0], w_q, wmask);
           NNFAB_REG_TRACE_ADDR + 8'd4: trace_addr[63:32] <= merge(trace_addr[63:32], w_q, wmask);
+          NNFAB_REG_SRCB_ADDR: srcb_addr[31:0] <= merge(srcb_addr[31:0], w_q, wmask);
+          NNFAB_REG_SRCB_ADDR + 8'd4: srcb_addr[63:32] <= merge(srcb_addr[63:32], w_q, wmask);
+          NNFAB_REG_DST_ADDR: dst_addr[31:0] <= merge(dst_addr[31:0], w_q, wmask);
+          NNFAB_REG_DST_ADDR + 8'd4: dst_addr[63:32] <= merge(dst_addr[63:32], w_q, wmask);
           NNFAB_REG_PREEMPT:
           if (reset_key) soft_reset <= 1'b1;
           else preempt_reg <= merge(preempt_reg, w_q, wmask);
@@ -252,6 +262,10 @@ module nnfab_ctrl_slave (
       NNFAB_REG_TRACE_DROPPED: rd_value = trace_dropped;
       NNFAB_REG_TRACE_ADDR: rd_value = trace_addr[31:0];
       NNFAB_REG_TRACE_ADDR + 8'd4: rd_value = trace_addr[63:32];
+      NNFAB_REG_SRCB_ADDR: rd_value = srcb_addr[31:0];
+      NNFAB_REG_SRCB_ADDR + 8'd4: rd_value = srcb_addr[63:32];
+      NNFAB_REG_DST_ADDR: rd_value = dst_addr[31:0];
+      NNFAB_REG_DST_ADDR + 8'd4: rd_value = dst_addr[63:32];
       default: rd_value = class_word;
     endcase
     if (r_ring) rd_value = araddr[2] ? trace_entry[63:32] : trace_entry[31:0];

@@ -1,4 +1,13 @@
-// The m_axi_data master. Its clients never run at the same time (the
+// One AXI4 master of the core's data region. The core has three
+// (docs/rtl.md "Data ports"): m_axi_data (every client: loads, stores,
+// context, descriptors, the element and FC engines, the vector engine's A
+// and C), m_axi_srcb (read-only: the vector engine's B) and m_axi_dst
+// (write-only: the vector engine's result bursts), each an instance of this
+// module with the unused requests tied off (synthesis removes their logic).
+// AXI orders nothing between masters: the core's writes_idle is the AND of
+// the writing ports', so "wait for writes_idle" covers both, and a soft
+// reset quiesces all three (the core waits for every port's quiet).
+// The m_axi_data master's clients never run at the same time (the
 // sequencer runs one instruction or stop step at a time), so requests are
 // OR-combined by the core and this module only adds what is shared:
 //  - reads: AR pass-through, per-burst address tracking (for BUS_ERROR's
@@ -342,33 +351,33 @@ module nnfab_data_port #(
       if (w_fire) a_wbeats <= wlast ? 8'd0 : a_wbeats + 8'd1;
       if (a_ar_wait)
         assert (arvalid && araddr == a_araddr && arlen == a_arlen)
-        else $error("m_axi_data AR: ARVALID dropped or payload changed before ARREADY");
+        else $error("%m AR: ARVALID dropped or payload changed before ARREADY");
       if (a_aw_wait)
         assert (awvalid && awaddr == a_awaddr && awlen == a_awlen)
-        else $error("m_axi_data AW: AWVALID dropped or payload changed before AWREADY");
+        else $error("%m AW: AWVALID dropped or payload changed before AWREADY");
       if (a_w_wait)
         assert (wvalid && wdata == a_wdata && wstrb == a_wstrb && wlast == a_wlast)
-        else $error("m_axi_data W: WVALID dropped or payload changed before WREADY");
+        else $error("%m W: WVALID dropped or payload changed before WREADY");
       if (arvalid)
         assert (araddr[5:0] == 6'd0 && arlen < 8'd64 && !crosses_4k(araddr[11:6], arlen))
-        else $error("m_axi_data AR: burst unaligned, longer than 64 beats or across 4 KiB");
+        else $error("%m AR: burst unaligned, longer than 64 beats or across 4 KiB");
       if (awvalid)
         assert (awaddr[5:0] == 6'd0 && awlen < 8'd64 && !crosses_4k(awaddr[11:6], awlen))
-        else $error("m_axi_data AW: burst unaligned, longer than 64 beats or across 4 KiB");
-      if (w_fire) assert (wlast || a_wbeats < 8'd63) else $error("m_axi_data W: burst longer than 64 beats");
-      if (rvalid) assert (rt_count != '0) else $error("m_axi_data R: beat with no read outstanding");
-      if (r_fire) assert (rlast == (r_beat == a_rlen[rt_r])) else $error("m_axi_data R: RLAST not on the burst's last beat");
-      if (bvalid) assert (wt_count != '0) else $error("m_axi_data B: response with no write outstanding");
-      if (r_fire && rlast) assert (rt_count != '0) else $error("m_axi_data R: RLAST with no burst outstanding");
-      if (sq_push && !quiesce) assert (!sq_full_q) else $error("data port: push into a full write queue");
+        else $error("%m AW: burst unaligned, longer than 64 beats or across 4 KiB");
+      if (w_fire) assert (wlast || a_wbeats < 8'd63) else $error("%m W: burst longer than 64 beats");
+      if (rvalid) assert (rt_count != '0) else $error("%m R: beat with no read outstanding");
+      if (r_fire) assert (rlast == (r_beat == a_rlen[rt_r])) else $error("%m R: RLAST not on the burst's last beat");
+      if (bvalid) assert (wt_count != '0) else $error("%m B: response with no write outstanding");
+      if (r_fire && rlast) assert (rt_count != '0) else $error("%m R: RLAST with no burst outstanding");
+      if (sq_push && !quiesce) assert (!sq_full_q) else $error("%m: push into a full write queue");
       // A soft reset starts no new request: a VALID under quiesce was up before.
-      if (quiesce && arvalid) assert (a_ar_wait) else $error("data port: new AR while quiescing");
-      if (quiesce && awvalid && !sq_head) assert (aw_pend_q) else $error("data port: new burst AW while quiescing");
+      if (quiesce && arvalid) assert (a_ar_wait) else $error("%m: new AR while quiescing");
+      if (quiesce && awvalid && !sq_head) assert (aw_pend_q) else $error("%m: new burst AW while quiescing");
       if (quiesce && wvalid && !w_from_sq && !w_pend_q)
-        assert (wstrb == '0 && w_owed) else $error("data port: a quiescing W beat with bytes enabled or for no burst");
+        assert (wstrb == '0 && w_owed) else $error("%m: a quiescing W beat with bytes enabled or for no burst");
       // Outstanding counters never wrap.
       assert (rt_count <= TRACK[TRACK_LOG2:0] && wt_count <= TRACK[TRACK_LOG2:0] && sq_count <= SQ[SQ_LOG2:0])
-      else $error("data port: outstanding counter out of range");
+      else $error("%m: outstanding counter out of range");
     end
   end
 `endif

@@ -10,6 +10,11 @@
 // The checks run on one shared, pipelined multiplier (nnfab_check_mul, 3
 // cycles per product, one product per cycle) over a few dozen cycles: they
 // are per-instruction work, not per element.
+// Ports (docs/rtl.md "Data ports"): everything but the vector engine's B
+// reads and result bursts goes through the data port (m_axi_data); the
+// vector engine reads B through port B (m_axi_srcb) and writes its result
+// bursts through the write port (m_axi_dst). writes_idle covers both write
+// ports, so the descriptor read waits for every earlier write either way.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor (
@@ -47,6 +52,16 @@ module nnfab_tensor (
     output logic [511:0] sq_data,
     output logic [63:0]  sq_strb,
     input  logic         sq_full,
+    // port B (m_axi_srcb): the vector engine's B operand
+    output logic         b_rd_valid,
+    output logic [63:0]  b_rd_addr,
+    output logic [7:0]   b_rd_len,
+    input  logic         b_rd_ready,
+    input  logic         b_r_valid,
+    input  logic         b_r_last,
+    input  logic [511:0] b_r_data,
+    output logic         b_r_ready,
+    // the write port (m_axi_dst): the vector engine's result bursts
     output logic         bw_aw_valid,
     output logic [63:0]  bw_aw_addr,
     output logic [7:0]   bw_aw_len,
@@ -342,6 +357,14 @@ module nnfab_tensor (
       .r_last(r_last),
       .r_data(r_data),
       .r_ready(v_r_ready),
+      .b_rd_valid(b_rd_valid),
+      .b_rd_addr(b_rd_addr),
+      .b_rd_len(b_rd_len),
+      .b_rd_ready(b_rd_ready),
+      .b_r_valid(b_r_valid),
+      .b_r_last(b_r_last),
+      .b_r_data(b_r_data),
+      .b_r_ready(b_r_ready),
       .aw_valid(bw_aw_valid),
       .aw_addr(bw_aw_addr),
       .aw_len(bw_aw_len),

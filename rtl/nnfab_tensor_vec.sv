@@ -4,12 +4,15 @@
 // 64 source bytes at (src - dst%64) + 64t, i.e. the source's beats k0+t and
 // k0+t+1 shifted by rel = (src - dst) % 64 bytes, the same shift for the
 // whole instruction. Each source's beats are fetched in bursts of up to 64
-// (never across 4 KiB) into its own FIFO, A/B/C requests interleaved on the
-// one read port with credits (a burst is issued only when its FIFO has room
-// for it, so read data never waits on a full FIFO); the destination's
-// bursts are written in parallel through the write port. Steady state: one
-// output beat per cycle up to the read port's bandwidth (one beat per
-// source per output beat). The shift by rel is a rotation of each beat as
+// (never across 4 KiB) into its own FIFO with credits (a burst is issued
+// only when its FIFO has room for it, so read data never waits on a full
+// FIFO). Three AXI4 masters serve the engine (docs/rtl.md "Data ports"):
+// A and C take turns on port A (the core's m_axi_data), B has port B
+// (m_axi_srcb) to itself, and the destination's bursts go out through the
+// write port (m_axi_dst), all in parallel. Steady state: one output beat
+// per cycle, i.e. both operands read and the result written in the same
+// cycle (one beat per source per output beat; C, when there is one, shares
+// port A's bandwidth with A). The shift by rel is a rotation of each beat as
 // it enters its source's FIFO (docs/rtl.md "Timing"): output byte j is
 // byte j of the rotated beat k0+t when j + rel < 64, else byte j of the
 // rotated beat k0+t+1, so a step is one byte select in front of the ALU
@@ -45,6 +48,16 @@ module nnfab_tensor_vec #(
     input  logic         r_last,
     input  logic [511:0] r_data,
     output logic         r_ready,
+    // port B: source 1's bursts only
+    output logic         b_rd_valid,
+    output logic [63:0]  b_rd_addr,
+    output logic [7:0]   b_rd_len,
+    input  logic         b_rd_ready,
+    input  logic         b_r_valid,
+    input  logic         b_r_last,
+    input  logic [511:0] b_r_data,
+    output logic         b_r_ready,
+    // the write port
     output logic         aw_valid,
     output logic [63:0]  aw_addr,
     output logic [7:0]   aw_len,
@@ -121,13 +134,19 @@ module nnfab_tensor_vec #(
   logic fired[3];
   logic fl_nz[3];              // fetch_left != 0, as old as burst_q
   logic want[3];
-  logic [1:0] rr, pick;
-  logic pick_ok;
-  logic [2:0] cand;
-  logic [1:0] tags[TAGS];
+  // Port A: source 0 or 2 (pick: 1 = source 2), taking turns (rr: source 2
+  // goes first when both want a burst); the tag of each burst in flight
+  // says whose beats come back.
+  logic rr, pick, pick_ok;
+  logic tags[TAGS];
   logic [TAG_LOG2-1:0] tag_w, tag_r;
   logic [TAG_LOG2:0] tag_count;
-  logic ar_fire, r_fire;
+  logic ar_fire, r_fire, r_tag;
+  // Port B: source 1's bursts in flight.
+  logic [TAG_LOG2:0] b_count;
+  logic b_ar_fire, b_r_fire;
+  // Per source: its burst was requested, its beat came back (on its port).
+  logic s_ar[3], s_r[3];
 
   always_comb begin
     for (int s = 0; s < 3; s++) begin
@@ -139,32 +158,37 @@ module nnfab_tensor_vec #(
       want[s] = used[s] && !fired[s] && fl_nz[s] &&
           {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} <= space_q[s];
     end
-    // Round robin from rr, so that A, B and C take turns on the read port.
-    pick = rr;
-    pick_ok = 1'b0;
-    for (int i = 2; i >= 0; i--) begin
-      cand = {1'b0, rr} + 3'(i);
-      if (cand > 3'd2) cand = cand - 3'd3;
-      if (want[cand[1:0]]) begin
-        pick = cand[1:0];
-        pick_ok = 1'b1;
-      end
-    end
+    // A and C take turns on port A.
+    pick_ok = want[0] || want[2];
+    pick = want[2] && (!want[0] || rr);
   end
 
   assign rd_valid = (state == V_PRIME || state == V_STEP) && pick_ok && tag_count != TAGS[TAG_LOG2:0];
-  assign rd_addr = {nf[pick], 6'd0};
-  assign rd_len = {1'b0, burst_q[pick]} - 8'd1;
+  assign rd_addr = {pick ? nf[2] : nf[0], 6'd0};
+  assign rd_len = {1'b0, pick ? burst_q[2] : burst_q[0]} - 8'd1;
   assign ar_fire = rd_valid && rd_ready;
   assign r_ready = tag_count != '0 && state != V_IDLE;
   assign r_fire = r_valid && r_ready;
+  assign r_tag = tags[tag_r];
+
+  assign b_rd_valid = (state == V_PRIME || state == V_STEP) && want[1] && b_count != TAGS[TAG_LOG2:0];
+  assign b_rd_addr = {nf[1], 6'd0};
+  assign b_rd_len = {1'b0, burst_q[1]} - 8'd1;
+  assign b_ar_fire = b_rd_valid && b_rd_ready;
+  assign b_r_ready = b_count != '0 && state != V_IDLE;
+  assign b_r_fire = b_r_valid && b_r_ready;
+
+  assign s_ar[0] = ar_fire && !pick;
+  assign s_ar[1] = b_ar_fire;
+  assign s_ar[2] = ar_fire && pick;
+  assign s_r[0] = r_fire && !r_tag;
+  assign s_r[1] = b_r_fire;
+  assign s_r[2] = r_fire && r_tag;
 
   // --------------------------------------------------------- FIFOs
   logic f_wr[3], f_pop[3], f_valid[3];
   logic [511:0] f_data[3], f_in[3];
   logic [1023:0] r_twice[3];
-  logic [1:0] r_tag;
-  assign r_tag = tags[tag_r];
   // A source's beats enter its FIFO rotated right by rel bytes: byte j of
   // the stored beat is byte (j + rel) % 64 of the read beat. The rotation
   // sits between the read data and the FIFO's memory, not between the
@@ -177,7 +201,7 @@ module nnfab_tensor_vec #(
       r_twice[s] = '0;
       f_in[s] = '0;
       if (state != V_IDLE) begin
-        r_twice[s] = {r_data, r_data} >> {rel[s], 3'd0};
+        r_twice[s] = s == 1 ? {b_r_data, b_r_data} >> {rel[s], 3'd0} : {r_data, r_data} >> {rel[s], 3'd0};
         f_in[s] = r_twice[s][511:0];
       end
     end
@@ -185,7 +209,7 @@ module nnfab_tensor_vec #(
   genvar g;
   generate
     for (g = 0; g < 3; g++) begin : g_fifo
-      assign f_wr[g] = r_fire && r_tag == 2'(g) && state != V_ABORT;
+      assign f_wr[g] = s_r[g] && state != V_ABORT;
       nnfab_fifo #(
           .WIDTH(512),
           .DEPTH_LOG2(FIFO_LOG2)
@@ -340,20 +364,21 @@ module nnfab_tensor_vec #(
       tag_w <= '0;
       tag_r <= '0;
       tag_count <= '0;
+      b_count <= '0;
     end else begin
       // Read bookkeeping runs in every state, so that an abort still sees
-      // its bursts out (the data port drops their beats).
+      // its bursts out (the data ports drop their beats).
       if (ar_fire) begin
         tag_w <= tag_w + 1'b1;
-        // Each source computes its own next state; the pick only enables one
-        // (muxing by pick before the arithmetic would chain the two).
-        for (int s = 0; s < 3; s++)
-          if (pick == 2'(s)) begin
-            nf[s] <= after_burst(nf[s], burst_q[s]);
-            fetch_left[s] <= fetch_left[s] - {25'd0, burst_q[s]};
-          end
-        rr <= pick == 2'd2 ? 2'd0 : pick + 2'd1;
+        rr <= !pick;
       end
+      // Each source computes its own next state; the pick only enables one
+      // (muxing by pick before the arithmetic would chain the two).
+      for (int s = 0; s < 3; s++)
+        if (s_ar[s]) begin
+          nf[s] <= after_burst(nf[s], burst_q[s]);
+          fetch_left[s] <= fetch_left[s] - {25'd0, burst_q[s]};
+        end
       aw_burst_q <= aw_burst;
       aw_fired <= aw_fire || state == V_SETUP2;
       for (int s = 0; s < 3; s++) begin
@@ -361,13 +386,14 @@ module nnfab_tensor_vec #(
         burst_q[s] <= burst[s][6:0];
         space_q[s] <= space[s];
         // The first cycle of V_PRIME too: fetch_left is new then.
-        fired[s] <= (ar_fire && pick == 2'(s)) || state == V_SETUP2;
+        fired[s] <= s_ar[s] || state == V_SETUP2;
       end
       if (r_fire && r_last) tag_r <= tag_r + 1'b1;
       tag_count <= tag_count + {{TAG_LOG2{1'b0}}, ar_fire} - {{TAG_LOG2{1'b0}}, r_fire && r_last};
+      b_count <= b_count + {{TAG_LOG2{1'b0}}, b_ar_fire} - {{TAG_LOG2{1'b0}}, b_r_fire && b_r_last};
       for (int s = 0; s < 3; s++)
-        inflight[s] <= inflight[s] + ((ar_fire && pick == 2'(s)) ? {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} : '0) -
-            {{(FIFO_LOG2 + 1) {1'b0}}, r_fire && r_tag == 2'(s)};
+        inflight[s] <= inflight[s] + (s_ar[s] ? {{(FIFO_LOG2 - 5) {1'b0}}, burst_q[s]} : '0) -
+            {{(FIFO_LOG2 + 1) {1'b0}}, s_r[s]};
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
       if (fire) begin
         wq_valid <= 1'b1;
@@ -395,7 +421,7 @@ module nnfab_tensor_vec #(
           aw_sent <= '0;
           w_sent <= '0;
           t <= '0;
-          rr <= '0;
+          rr <= 1'b0;
           wq_valid <= 1'b0;
           for (int s = 0; s < 3; s++) begin
             src_q[s] <= src_in[s];
@@ -447,7 +473,7 @@ module nnfab_tensor_vec #(
           if (t == steps) state <= V_FINISH;
         end
         V_FINISH: if (done) state <= V_IDLE;
-        V_ABORT: if (w_sent == aw_sent && tag_count == '0) state <= V_IDLE;
+        V_ABORT: if (w_sent == aw_sent && tag_count == '0 && b_count == '0) state <= V_IDLE;
         default: state <= V_IDLE;
       endcase
       if (abort && state != V_IDLE && state != V_ABORT) state <= V_ABORT;

@@ -38,6 +38,7 @@ void AxiMemory::reset() {
   writes_.clear();
   wbeats_.clear();
   responses_.clear();
+  landing_.clear();
   failAddress_.reset();
   failNext_ = false;
   hung_ = false;
@@ -125,8 +126,18 @@ void AxiMemory::edge(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s
     wbeats_.push_back(WBeat{m.wdata, m.wstrb, m.wlast});
     nextWriteBeat_ = cycle + std::max<uint32_t>(config_.writeBeatInterval, 1);
   }
-  if (s.bvalid && m.bready) responses_.pop_front();
+  if (s.bvalid && m.bready) {
+    for (const Landing& l : responses_.front().landings) store(l.bytes, l.beat);
+    responses_.pop_front();
+  }
   applyWrites(cycle);
+}
+
+void AxiMemory::store(uint8_t* bytes, const WBeat& w) {
+  const auto* src = reinterpret_cast<const uint8_t*>(w.data.data());
+  for (uint32_t i = 0; i < kBeatBytes; ++i) {
+    if ((w.strb >> i) & 1u) bytes[i] = src[i];
+  }
 }
 
 void AxiMemory::applyWrites(uint64_t cycle) {
@@ -142,15 +153,15 @@ void AxiMemory::applyWrites(uint64_t cycle) {
     uint8_t* bytes = map_(address);
     if (bytes == nullptr || failBeat(address)) {
       b.error = true;
+    } else if (config_.writesVisibleAtResponse) {
+      landing_.push_back(Landing{bytes, w});
     } else {
-      const auto* src = reinterpret_cast<const uint8_t*>(w.data.data());
-      for (uint32_t i = 0; i < kBeatBytes; ++i) {
-        if ((w.strb >> i) & 1u) bytes[i] = src[i];
-      }
+      store(bytes, w);
     }
     ++b.done;
     if (last) {
-      responses_.push_back(Response{b.error ? kSlvErr : kOkay, cycle + config_.writeResponseLatency});
+      responses_.push_back(Response{b.error ? kSlvErr : kOkay, cycle + config_.writeResponseLatency, {}});
+      responses_.back().landings.swap(landing_);
       writes_.pop_front();
     }
   }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "nnfab_isa.h"
 
@@ -37,6 +38,11 @@ struct AxiMemoryConfig {
   // a 64-byte beat every cycle; 2 = half that bandwidth, ...; 0 counts as 1).
   uint32_t readBeatInterval = 1;
   uint32_t writeBeatInterval = 1;
+  // The bytes of a write burst land in memory only when its B response is
+  // taken, not as its W beats arrive: nothing but the response promises a
+  // write is visible, and a write through one master may land after a read
+  // through another (tests of ordering across the core's data ports).
+  bool writesVisibleAtResponse = false;
 };
 
 // The master's outputs in one cycle (sampled before the clock edge).
@@ -98,10 +104,17 @@ class AxiMemory {
   void hang() { hung_ = true; }
   // A misbehaving slave: one write response nobody asked for, at once. The
   // core's assertions must catch it (docs/rtl.md "Assertions").
-  void respondUnasked() { responses_.push_back(Response{kOkay, 0}); }
+  void respondUnasked() { responses_.push_back(Response{kOkay, 0, {}}); }
 
   const AxiMemoryConfig& config() const { return config_; }
   bool idle() const { return reads_.empty() && writes_.empty() && wbeats_.empty() && responses_.empty(); }
+  // Idle, and drive() gives the same outputs as in the previous cycle until
+  // a VALID arrives (nothing held waiting, no beat interval running, not
+  // hung): a harness may skip drive() and edge() while the master raises
+  // no VALID.
+  bool quiet(uint64_t cycle) const {
+    return idle() && !hung_ && !pendingAr_ && !pendingAw_ && cycle >= nextWriteBeat_ && cycle >= nextReadBeat_;
+  }
 
  private:
   struct Burst {
@@ -116,15 +129,22 @@ class AxiMemory {
     uint64_t strb;
     bool last;
   };
+  // A beat whose bytes wait for the response (writesVisibleAtResponse).
+  struct Landing {
+    uint8_t* bytes;
+    WBeat beat;
+  };
   struct Response {
     uint32_t resp;
     uint64_t readyCycle;
+    std::vector<Landing> landings;  // writesVisibleAtResponse only
   };
 
   [[noreturn]] void violation(const std::string& what) const;
   void checkAddress(const char* channel, uint64_t address, uint32_t len, uint32_t size, uint32_t burst) const;
   bool failBeat(uint64_t address);
   void applyWrites(uint64_t cycle);
+  static void store(uint8_t* bytes, const WBeat& w);
 
   const std::string name_;
   const AxiMemoryConfig config_;
@@ -133,6 +153,7 @@ class AxiMemory {
   std::deque<Burst> writes_;  // accepted AW, waiting for their W beats
   std::deque<WBeat> wbeats_;  // W beats that came before their AW
   std::deque<Response> responses_;
+  std::vector<Landing> landing_;  // beats of the burst being written, until its last
   std::optional<uint64_t> failAddress_;
   bool failNext_ = false;
   bool hung_ = false;

@@ -1,6 +1,7 @@
 // Functional coverage of the co-simulated core, summed over every SimHarness
 // of the process: which opcodes retired, which stops happened, which burst
-// shapes went over m_axi_data and which back-pressure patterns the channels
+// shapes went over the data ports (m_axi_data, m_axi_srcb, m_axi_dst, summed)
+// and which back-pressure patterns the channels
 // saw. The sim tests print it (docs/testing.md); counting is a few relaxed
 // atomic increments per clock, next to a Verilated model's evaluation.
 #pragma once

@@ -24,6 +24,8 @@ struct SimHarness::Impl {
   std::unique_ptr<VerilatedFstC> trace;
   AxiMemory prog;
   AxiMemory data;
+  AxiMemory srcb;  // m_axi_srcb: read channels only
+  AxiMemory dst;   // m_axi_dst: write channels only
   uint32_t registerTimeout;
   SimTap* tap = nullptr;  // tests' fault planting (sim_tap.h)
   uint64_t cycle = 0;
@@ -32,20 +34,30 @@ struct SimHarness::Impl {
   uint32_t rdata = 0;
   bool idle = true;
   uint64_t startCycle = 0, stopCycle = 0, stops = 0;
-  // m_axi_data bookkeeping for the coverage (sim_coverage.h).
-  int64_t awWithoutW = 0, readsOut = 0, writesOut = 0;
-  // Both ports' signals of the current cycle, reused from cycle to cycle
+  // Per data port bookkeeping for the coverage (sim_coverage.h).
+  struct AxiCount {
+    int64_t awWithoutW = 0, readsOut = 0, writesOut = 0;
+  };
+  AxiCount dataCount, srcbCount, dstCount;
+  // Every port's signals of the current cycle, reused from cycle to cycle
   // (no 64-byte beats cleared per cycle), and whether the model's R data
   // inputs are all zero (they are zero whenever RVALID is low, as a fresh
   // AxiSlaveOut would drive them, but written only when that changes).
-  AxiSlaveOut ps, ds;
-  AxiMasterOut pm, dm;
-  bool progRdataZero = false, dataRdataZero = false;
+  AxiSlaveOut ps, ds, bs, ws;
+  AxiMasterOut pm, dm, bm, wm;
+  bool progRdataZero = false, dataRdataZero = false, srcbRdataZero = false;
+  // m_axi_srcb and m_axi_dst carry only vector instructions: while a port's
+  // memory is quiet (AxiMemory::quiet) and the core raises no VALID on it,
+  // its slave model is neither driven nor clocked (the model's inputs stay
+  // those of the quiet slave: srcbQuiet, dstQuiet).
+  bool srcbQuiet = false, dstQuiet = false;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
         prog("m_axi_prog", config.memory, map),
         data("m_axi_data", config.memory, map),
+        srcb("m_axi_srcb", config.srcbMemory.value_or(config.memory), map),
+        dst("m_axi_dst", config.dstMemory.value_or(config.memory), map),
         registerTimeout(config.registerTimeoutCycles) {
     // A failed assertion must not abort the process: vl_stop (rtl_assert.cpp)
     // records it and tick() throws.
@@ -94,6 +106,21 @@ struct SimHarness::Impl {
     top->m_axi_data_bresp = d.bresp;
   }
 
+  void driveSrcb(const AxiSlaveOut& b) {
+    top->m_axi_srcb_arready = b.arready;
+    top->m_axi_srcb_rvalid = b.rvalid;
+    top->m_axi_srcb_rresp = b.rresp;
+    top->m_axi_srcb_rlast = b.rlast;
+    driveRdata(b, top->m_axi_srcb_rdata.data(), srcbRdataZero);
+  }
+
+  void driveDst(const AxiSlaveOut& w) {
+    top->m_axi_dst_awready = w.awready;
+    top->m_axi_dst_wready = w.wready;
+    top->m_axi_dst_bvalid = w.bvalid;
+    top->m_axi_dst_bresp = w.bresp;
+  }
+
   void progOut(AxiMasterOut& m) const {
     m.arvalid = top->m_axi_prog_arvalid;
     m.araddr = top->m_axi_prog_araddr;
@@ -125,10 +152,46 @@ struct SimHarness::Impl {
     m.bready = top->m_axi_data_bready;
   }
 
+  void srcbOut(AxiMasterOut& m) const {
+    m.arvalid = top->m_axi_srcb_arvalid;
+    m.araddr = top->m_axi_srcb_araddr;
+    m.arlen = top->m_axi_srcb_arlen;
+    m.arsize = top->m_axi_srcb_arsize;
+    m.arburst = top->m_axi_srcb_arburst;
+    m.rready = top->m_axi_srcb_rready;
+  }
+
+  // wdata only with WVALID, as on m_axi_data.
+  void dstOut(AxiMasterOut& m) const {
+    m.awvalid = top->m_axi_dst_awvalid;
+    m.awaddr = top->m_axi_dst_awaddr;
+    m.awlen = top->m_axi_dst_awlen;
+    m.awsize = top->m_axi_dst_awsize;
+    m.awburst = top->m_axi_dst_awburst;
+    m.wvalid = top->m_axi_dst_wvalid;
+    if (m.wvalid) {
+      for (uint32_t i = 0; i < kBeatWords; ++i) m.wdata[i] = top->m_axi_dst_wdata[i];
+    }
+    m.wstrb = top->m_axi_dst_wstrb;
+    m.wlast = top->m_axi_dst_wlast;
+    m.bready = top->m_axi_dst_bready;
+  }
+
   void tick() {
     prog.drive(cycle, ps);
     data.drive(cycle, ds);
     drive(ps, ds);
+    const bool bQuiet = srcb.quiet(cycle), wQuiet = dst.quiet(cycle);
+    if (!bQuiet || !srcbQuiet) {
+      srcb.drive(cycle, bs);
+      driveSrcb(bs);
+    }
+    if (!wQuiet || !dstQuiet) {
+      dst.drive(cycle, ws);
+      driveDst(ws);
+    }
+    srcbQuiet = bQuiet;
+    dstQuiet = wQuiet;
     top->ap_clk = 0;
     top->eval();
     if (trace) trace->dump(2 * cycle);
@@ -142,14 +205,30 @@ struct SimHarness::Impl {
     if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
     dataOut(dm);
     progOut(pm);
+    const bool bSkip = bQuiet && !top->m_axi_srcb_arvalid;
+    const bool wSkip = wQuiet && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
+    if (bSkip) {
+      bm.arvalid = false;
+    } else {
+      srcbOut(bm);
+    }
+    if (wSkip) {
+      wm.awvalid = wm.wvalid = false;
+    } else {
+      dstOut(wm);
+    }
     if (tap) {
       TapCycle c{cycle, top->rootp->nnfab_core__DOT__sim_retired != 0, top->rootp->nnfab_core__DOT__sim_opcode, &dm,
-                 &ds};
+                 &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
-    countAxi(dm, ds);
+    countAxi(dm, ds, dataCount);
+    if (!bSkip) countAxi(bm, bs, srcbCount);
+    if (!wSkip) countAxi(wm, ws, dstCount);
     prog.edge(cycle, pm, ps);
     data.edge(cycle, dm, ds);
+    if (!bSkip) srcb.edge(cycle, bm, bs);
+    if (!wSkip) dst.edge(cycle, wm, ws);
     top->ap_clk = 1;
     top->eval();
     if (trace) trace->dump(2 * cycle + 1);
@@ -179,8 +258,8 @@ struct SimHarness::Impl {
     return first + (len == 0 ? 0 : len < 15 ? 1 : len < 63 ? 2 : 3);
   }
 
-  // One clock of m_axi_data, from the values the edge will sample.
-  void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s) {
+  // One clock of a data port, from the values the edge will sample.
+  static void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s, AxiCount& n) {
     SimCoverage& c = coverage();
     const bool ar = m.arvalid && s.arready, aw = m.awvalid && s.awready, w = m.wvalid && s.wready;
     if (ar) ++c.axi[burstClass(m.arlen, SimCoverage::kReadBurst1)];
@@ -189,11 +268,11 @@ struct SimHarness::Impl {
     if (m.awvalid && !s.awready) ++c.axi[SimCoverage::kAwWaitsForSlave];
     if (m.wvalid && !s.wready) ++c.axi[SimCoverage::kWWaitsForSlave];
     if (s.rvalid && !m.rready) ++c.axi[SimCoverage::kRWaitsForCore];
-    if (m.wvalid && awWithoutW + (aw ? 1 : 0) <= 0) ++c.axi[SimCoverage::kWBeforeAw];
-    if (readsOut > 0 && writesOut > 0) ++c.axi[SimCoverage::kReadsAndWritesAtOnce];
-    awWithoutW += (aw ? 1 : 0) - (w && m.wlast ? 1 : 0);
-    readsOut += (ar ? 1 : 0) - (s.rvalid && m.rready && s.rlast ? 1 : 0);
-    writesOut += (aw ? 1 : 0) - (s.bvalid && m.bready ? 1 : 0);
+    if (m.wvalid && n.awWithoutW + (aw ? 1 : 0) <= 0) ++c.axi[SimCoverage::kWBeforeAw];
+    if (n.readsOut > 0 && n.writesOut > 0) ++c.axi[SimCoverage::kReadsAndWritesAtOnce];
+    n.awWithoutW += (aw ? 1 : 0) - (w && m.wlast ? 1 : 0);
+    n.readsOut += (ar ? 1 : 0) - (s.rvalid && m.rready && s.rlast ? 1 : 0);
+    n.writesOut += (aw ? 1 : 0) - (s.bvalid && m.bready ? 1 : 0);
   }
 
   void checkTimeout(uint64_t start, const char* what) const {
@@ -272,13 +351,18 @@ void SimHarness::reset(uint32_t cycles) {
   top.s_axi_control_rready = 0;
   impl_->prog.reset();
   impl_->data.reset();
+  impl_->srcb.reset();
+  impl_->dst.reset();
   top.ap_rst_n = 0;
   for (uint32_t i = 0; i < cycles; ++i) impl_->tick();
   top.ap_rst_n = 1;
   // The memories forget what the core asked for during the reset.
   impl_->prog.reset();
   impl_->data.reset();
-  impl_->awWithoutW = impl_->readsOut = impl_->writesOut = 0;
+  impl_->srcb.reset();
+  impl_->dst.reset();
+  impl_->dataCount = impl_->srcbCount = impl_->dstCount = Impl::AxiCount{};
+  impl_->srcbQuiet = impl_->dstQuiet = false;  // drive them again from the next cycle
 }
 
 bool SimHarness::coreIdle() const { return impl_->idle; }
@@ -289,6 +373,8 @@ uint64_t SimHarness::stops() const { return impl_->stops; }
 bool SimHarness::interrupt() const { return impl_->top->__SYM__interrupt; }
 AxiMemory& SimHarness::programMemory() { return impl_->prog; }
 AxiMemory& SimHarness::dataMemory() { return impl_->data; }
+AxiMemory& SimHarness::srcbMemory() { return impl_->srcb; }
+AxiMemory& SimHarness::dstMemory() { return impl_->dst; }
 void SimHarness::setTap(SimTap* tap) { impl_->tap = tap; }
 
 }  // namespace nnfab::sim

@@ -1,5 +1,7 @@
 // The Verilated nnfab core with its surroundings, clocked one cycle at a
-// time: the AXI4 memory models on m_axi_prog and m_axi_data, an AXI4-Lite
+// time: the AXI4 memory models on m_axi_prog and the three data masters
+// (m_axi_data, m_axi_srcb, m_axi_dst; one memory image, each master with its
+// own slave model: latency, bandwidth, outstanding limits), an AXI4-Lite
 // master for the control registers, ap_rst_n, and an optional FST waveform.
 // Not thread-safe: one thread owns a harness (SimBackend's worker).
 // Verilator headers stay in the .cpp, so users need no Verilator includes.
@@ -7,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -25,7 +28,9 @@ class RtlAssertionError : public std::logic_error {
 };
 
 struct HarnessConfig {
-  AxiMemoryConfig memory;
+  AxiMemoryConfig memory;  // every port's slave, unless overridden below
+  // m_axi_srcb's and m_axi_dst's own timing (tests of ordering across ports).
+  std::optional<AxiMemoryConfig> srcbMemory, dstMemory;
   std::string traceFile;                 // FST waveform; empty: none
   uint32_t registerTimeoutCycles = 1000;  // an AXI4-Lite access that takes longer is an RTL bug
 };
@@ -64,6 +69,8 @@ class SimHarness {
 
   AxiMemory& programMemory();
   AxiMemory& dataMemory();
+  AxiMemory& srcbMemory();  // m_axi_srcb: the vector engine's B operand
+  AxiMemory& dstMemory();   // m_axi_dst: the vector engine's result
 
   // Called before every clock edge from now on (nullptr: none): how tests
   // plant faults (sim_tap.h). Not owned.

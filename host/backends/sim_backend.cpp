@@ -47,6 +47,8 @@ void SimBackend::workerLoop() {
   // The model is created, clocked and destroyed on this thread only.
   sim::HarnessConfig config;
   config.memory = options_.memory;
+  config.srcbMemory = options_.srcbMemory;
+  config.dstMemory = options_.dstMemory;
   config.traceFile = options_.traceFile;
   sim::SimHarness harness(config, [this](uint64_t address) {
     return memory_.map(address, sim::kBeatBytes, sim::kBeatBytes);
@@ -117,6 +119,8 @@ void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t val
   if (starting && fault == SimFault::HANG) {
     h.programMemory().hang();
     h.dataMemory().hang();
+    h.srcbMemory().hang();
+    h.dstMemory().hang();
   }
   const uint64_t stopsBefore = h.stops();
   h.writeRegister(offset, value);
@@ -207,6 +211,8 @@ void SimBackend::injectBusErrorAt(fabric::DeviceAddress address) {
   onWorker([address](sim::SimHarness& h) {
     h.programMemory().failAddress(address);
     h.dataMemory().failAddress(address);
+    h.srcbMemory().failAddress(address);
+    h.dstMemory().failAddress(address);
   });
 }
 

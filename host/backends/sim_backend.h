@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -36,6 +37,8 @@ struct SimBackendOptions {
   uint64_t memoryBytes = uint64_t{256} << 20;
   double clockMhz = isa::kNOMINAL_CLOCK_MHZ;
   sim::AxiMemoryConfig memory;  // latency, outstanding reads, write response latency
+  // m_axi_srcb's and m_axi_dst's own memory timing; unset: `memory`.
+  std::optional<sim::AxiMemoryConfig> srcbMemory, dstMemory;
   std::string traceFile;        // FST waveform of everything the backend clocks; empty: none
   uint32_t batchCycles = 2048;  // cycles clocked between two looks at the host's requests
   // Tests only: a look into every clock cycle that may plant a fault
@@ -46,7 +49,7 @@ struct SimBackendOptions {
 // Misbehaviour a test can inject; cleared by reset().
 enum class SimFault {
   NONE,
-  HANG,            // from the next start on, the memory stops answering (both ports)
+  HANG,            // from the next start on, the memory stops answering (every port)
   BUS_ERROR,       // the next data access is answered with SLVERR
   IGNORE_PREEMPT,  // preemption requests never reach the core (a soft reset does)
 };

@@ -142,8 +142,9 @@ Result<XclbinCheck> checkXclbin(const std::string& path) {
                           std::back_inserter(check.banks));
     if (check.banks.empty()) {
       return invalidArgument(fmt::format(
-          "xclbin {}: the prog and data ports are connected to no common memory bank (nnfab's program, data and "
-          "context share one allocator)", path));
+          "xclbin {}: the prog and data ports (m_axi_data, m_axi_srcb, m_axi_dst) are connected to no common "
+          "memory bank (nnfab's program, data and context share one allocator, and every data port addresses the "
+          "one data region)", path));
     }
     for (const auto& m : file.get_mems()) {
       if (m.get_index() == check.banks.front()) {
@@ -367,6 +368,15 @@ void XrtBackend::writeRegister(uint32_t offset, uint32_t value) {
   if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes || impl_->failed) return;
   try {
     impl_->ip.write_register(offset, value);
+    // m_axi_srcb and m_axi_dst address the one data region too: their kernel
+    // arguments (SRCB_ADDR, DST_ADDR) follow DATA_ADDR, word for word. The
+    // RTL core only keeps them; the HLS kernel uses them as its pointers
+    // (docs/deploy.md "Data ports").
+    if (offset == isa::kRegDATA_ADDR || offset == isa::kRegDATA_ADDR + 4) {
+      const uint32_t word = offset - isa::kRegDATA_ADDR;
+      impl_->ip.write_register(isa::kRegSRCB_ADDR + word, value);
+      impl_->ip.write_register(isa::kRegDST_ADDR + word, value);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "xrt: register write at 0x%x failed: %s\n", offset, e.what());
     impl_->failed = true;

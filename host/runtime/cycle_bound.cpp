@@ -41,7 +41,7 @@ uint64_t tensorCycles(const compiler::Program& program, const isa::Fields& f) {
     writeBytes = elements * isa::typeBytes(isa::fnResultIsBool(fn) ? uint32_t{isa::kTypeBOOL8} : f.type);
   }
   // Read bytes 0: the formulas take a maximum, so leaving reads out bounds below.
-  return hls::cycleCost(hls::kDefaultCycleParams, CycleQuery{hls::kCycleTensor, fn, elements, 0, writeBytes});
+  return hls::cycleCost(hls::kDefaultCycleParams, CycleQuery{hls::kCycleTensor, fn, 0, 0, writeBytes});
 }
 
 Edges edgesOf(const compiler::Program& program, uint32_t pc) {

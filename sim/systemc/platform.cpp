@@ -38,14 +38,16 @@ struct LiteWires {
 struct Platform::Parts {
   sc_core::sc_clock clock;
   sc_signal<bool> rst_n, interrupt;
-  ReadWires prog, dataRead;
-  WriteWires dataWrite;
+  ReadWires prog, dataRead, srcbRead;
+  WriteWires dataWrite, dstWrite;
   LiteWires control;
 
   fabric::DeviceMemory deviceMemory;
   Vnnfab_core_sc core;
-  AxiReadBridge progBridge, dataReadBridge;
-  AxiWriteBridge dataWriteBridge;
+  // m_axi_srcb and m_axi_dst: the vector engine's B reads and result
+  // bursts, on the same memory as m_axi_data.
+  AxiReadBridge progBridge, dataReadBridge, srcbBridge;
+  AxiWriteBridge dataWriteBridge, dstBridge;
   AxiLiteMaster controlMaster;
   DdrModel ddr;
   PcieLink pcie;
@@ -59,7 +61,9 @@ struct Platform::Parts {
         core("core"),
         progBridge("m_axi_prog", AxiBridgeConfig{clock.period(), o.maxOutstanding}),
         dataReadBridge("m_axi_data_read", AxiBridgeConfig{clock.period(), o.maxOutstanding}),
+        srcbBridge("m_axi_srcb", AxiBridgeConfig{clock.period(), o.maxOutstanding}),
         dataWriteBridge("m_axi_data_write", AxiBridgeConfig{clock.period(), o.maxOutstanding}),
+        dstBridge("m_axi_dst", AxiBridgeConfig{clock.period(), o.maxOutstanding}),
         controlMaster("s_axi_control"),
         ddr("memory", o.card.memory, deviceMemory),
         pcie("pcie", o.card.pcie),
@@ -74,6 +78,8 @@ struct Platform::Parts {
     progBridge.socket.bind(ddr.socket);
     dataReadBridge.socket.bind(ddr.socket);
     dataWriteBridge.socket.bind(ddr.socket);
+    srcbBridge.socket.bind(ddr.socket);
+    dstBridge.socket.bind(ddr.socket);
     pcie.toMemory.bind(ddr.socket);
     pcie.toControl.bind(controlMaster.socket);
     hostInterface.dma.bind(pcie.dma);
@@ -141,6 +147,31 @@ struct Platform::Parts {
     core.m_axi_data_rdata(dataRead.rdata);
     core.m_axi_data_rresp(dataRead.rresp);
     core.m_axi_data_rlast(dataRead.rlast);
+    core.m_axi_srcb_arvalid(srcbRead.arvalid);
+    core.m_axi_srcb_arready(srcbRead.arready);
+    core.m_axi_srcb_araddr(srcbRead.araddr);
+    core.m_axi_srcb_arlen(srcbRead.arlen);
+    core.m_axi_srcb_arsize(srcbRead.arsize);
+    core.m_axi_srcb_arburst(srcbRead.arburst);
+    core.m_axi_srcb_rvalid(srcbRead.rvalid);
+    core.m_axi_srcb_rready(srcbRead.rready);
+    core.m_axi_srcb_rdata(srcbRead.rdata);
+    core.m_axi_srcb_rresp(srcbRead.rresp);
+    core.m_axi_srcb_rlast(srcbRead.rlast);
+    core.m_axi_dst_awvalid(dstWrite.awvalid);
+    core.m_axi_dst_awready(dstWrite.awready);
+    core.m_axi_dst_awaddr(dstWrite.awaddr);
+    core.m_axi_dst_awlen(dstWrite.awlen);
+    core.m_axi_dst_awsize(dstWrite.awsize);
+    core.m_axi_dst_awburst(dstWrite.awburst);
+    core.m_axi_dst_wvalid(dstWrite.wvalid);
+    core.m_axi_dst_wready(dstWrite.wready);
+    core.m_axi_dst_wdata(dstWrite.wdata);
+    core.m_axi_dst_wstrb(dstWrite.wstrb);
+    core.m_axi_dst_wlast(dstWrite.wlast);
+    core.m_axi_dst_bvalid(dstWrite.bvalid);
+    core.m_axi_dst_bready(dstWrite.bready);
+    core.m_axi_dst_bresp(dstWrite.bresp);
   }
 
   static void wireRead(AxiReadBridge& b, ReadWires& w, sc_core::sc_clock& clk, sc_signal<bool>& rst) {
@@ -159,26 +190,31 @@ struct Platform::Parts {
     b.rlast(w.rlast);
   }
 
+  static void wireWrite(AxiWriteBridge& w, WriteWires& d, sc_core::sc_clock& clk, sc_signal<bool>& rst) {
+    w.clk(clk);
+    w.rst_n(rst);
+    w.awvalid(d.awvalid);
+    w.awready(d.awready);
+    w.awaddr(d.awaddr);
+    w.awlen(d.awlen);
+    w.awsize(d.awsize);
+    w.awburst(d.awburst);
+    w.wvalid(d.wvalid);
+    w.wready(d.wready);
+    w.wdata(d.wdata);
+    w.wstrb(d.wstrb);
+    w.wlast(d.wlast);
+    w.bvalid(d.bvalid);
+    w.bready(d.bready);
+    w.bresp(d.bresp);
+  }
+
   void wireBridges() {
     wireRead(progBridge, prog, clock, rst_n);
     wireRead(dataReadBridge, dataRead, clock, rst_n);
-    AxiWriteBridge& w = dataWriteBridge;
-    w.clk(clock);
-    w.rst_n(rst_n);
-    w.awvalid(dataWrite.awvalid);
-    w.awready(dataWrite.awready);
-    w.awaddr(dataWrite.awaddr);
-    w.awlen(dataWrite.awlen);
-    w.awsize(dataWrite.awsize);
-    w.awburst(dataWrite.awburst);
-    w.wvalid(dataWrite.wvalid);
-    w.wready(dataWrite.wready);
-    w.wdata(dataWrite.wdata);
-    w.wstrb(dataWrite.wstrb);
-    w.wlast(dataWrite.wlast);
-    w.bvalid(dataWrite.bvalid);
-    w.bready(dataWrite.bready);
-    w.bresp(dataWrite.bresp);
+    wireRead(srcbBridge, srcbRead, clock, rst_n);
+    wireWrite(dataWriteBridge, dataWrite, clock, rst_n);
+    wireWrite(dstBridge, dstWrite, clock, rst_n);
     AxiLiteMaster& c = controlMaster;
     c.clk(clock);
     c.awvalid(control.awvalid);
@@ -215,10 +251,12 @@ const PcieLink& Platform::pcie() const { return parts_->pcie; }
 BusCounters Platform::counters() const {
   BusCounters c;
   c.progBursts = parts_->progBridge.bursts();
-  c.dataReadBursts = parts_->dataReadBridge.bursts();
-  c.dataWriteBursts = parts_->dataWriteBridge.bursts();
+  // The three data masters together.
+  c.dataReadBursts = parts_->dataReadBridge.bursts() + parts_->srcbBridge.bursts();
+  c.dataWriteBursts = parts_->dataWriteBridge.bursts() + parts_->dstBridge.bursts();
   c.protocolErrors = parts_->progBridge.protocolErrors() + parts_->dataReadBridge.protocolErrors() +
-                     parts_->dataWriteBridge.protocolErrors();
+                     parts_->dataWriteBridge.protocolErrors() + parts_->srcbBridge.protocolErrors() +
+                     parts_->dstBridge.protocolErrors();
   c.registerTimeouts = parts_->controlMaster.timeouts();
   return c;
 }

@@ -173,6 +173,8 @@ struct Device::Impl {
           if (config.hangOnStart && offset == isa::kRegAP_CTRL && (value & isa::kAP_START) != 0) {
             harness.programMemory().hang();
             harness.dataMemory().hang();
+            harness.srcbMemory().hang();
+            harness.dstMemory().hang();
           }
           harness.writeRegister(offset, value);
         }

@@ -288,14 +288,20 @@ void checkRtl(const Isa& isa, const fs::path& path, Problems& out) {
     const std::string in = slave ? "input" : "output";  // driven by the requester
     const std::string back = slave ? "output" : "input";
     const bool writes = slave || p.access != "read-only";
-    // Read address and data: every port has them.
-    expect(n + "_arvalid", in, 1);
-    expect(n + "_arready", back, 1);
-    expect(n + "_araddr", in, p.addressWidth);
-    expect(n + "_rvalid", back, 1);
-    expect(n + "_rready", in, 1);
-    expect(n + "_rdata", back, p.dataWidth);
-    expect(n + "_rresp", back, 2);
+    const bool reads = slave || p.access != "write-only";
+    // Read address and data: every port but a write-only master has them.
+    if (reads) {
+      expect(n + "_arvalid", in, 1);
+      expect(n + "_arready", back, 1);
+      expect(n + "_araddr", in, p.addressWidth);
+      expect(n + "_rvalid", back, 1);
+      expect(n + "_rready", in, 1);
+      expect(n + "_rdata", back, p.dataWidth);
+      expect(n + "_rresp", back, 2);
+    } else {
+      for (const char* s : {"_arvalid", "_araddr", "_rvalid", "_rdata"})
+        forbid(n + s, "isa.json declares " + n + " write-only");
+    }
     if (writes) {
       expect(n + "_awvalid", in, 1);
       expect(n + "_awready", back, 1);
@@ -313,12 +319,15 @@ void checkRtl(const Isa& isa, const fs::path& path, Problems& out) {
     }
     if (!slave) {
       // Full AXI4: burst fields on every address channel, RLAST/WLAST.
-      for (const std::string& ch : writes ? std::vector<std::string>{"ar", "aw"} : std::vector<std::string>{"ar"}) {
+      std::vector<std::string> channels;
+      if (reads) channels.push_back("ar");
+      if (writes) channels.push_back("aw");
+      for (const std::string& ch : channels) {
         expect(n + "_" + ch + "len", "output", 8);
         expect(n + "_" + ch + "size", "output", 3);
         expect(n + "_" + ch + "burst", "output", 2);
       }
-      expect(n + "_rlast", "input", 1);
+      if (reads) expect(n + "_rlast", "input", 1);
       if (writes) expect(n + "_wlast", "output", 1);
     } else {
       // The register map must fit the slave's address space and its range.

@@ -152,6 +152,14 @@ TEST_F(Mismatch, RtlPortWidth) {
   expectProblem("port m_axi_data_rdata is 1 bits, expected 512");
 }
 
+// m_axi_dst is write-only in the RTL: isa.json calling it read-only is
+// caught on both sides (its read channels missing, its write ones present).
+TEST_F(Mismatch, WriteOnlyMasterDeclaredReadOnly) {
+  edit(copies_.isaJson, "\"access\": \"write-only\"", "\"access\": \"read-only\"");
+  expectProblem("port m_axi_dst_arvalid missing");
+  expectProblem("port m_axi_dst_awvalid present but isa.json declares m_axi_dst read-only");
+}
+
 TEST_F(Mismatch, RtlPortRenamed) {
   edit(copies_.rtlXml, "name=\"interrupt\"", "name=\"irq\"");
   expectProblem("port interrupt missing");

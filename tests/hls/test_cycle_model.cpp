@@ -58,14 +58,19 @@ TEST(HlsCycleModel, ProgramLoad) {
 }
 
 TEST(HlsCycleModel, TensorFormulas) {
-  // ADD over [1,1,16,64] INT32: reads 2 * 4096 bytes = 128 beats, writes 64.
+  // ADD over [1,1,16,64] INT32: 4096 bytes = 64 beats on each data port (A
+  // on m_axi_data, B on m_axi_srcb, the result on m_axi_dst), in parallel.
   Descriptor d;
   d.dim = {1, 1, 16, 64};
   d.stride[0] = {0, 0, 64, 1};
   d.stride[1] = {0, 0, 64, 1};
+  d.stride[2] = {0, 0, 64, 1};
   std::vector<uint8_t> image(64 * 1024, 0);
   put(image, 0, d.words());
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 128);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 64);
+  // SEL (BOOL8): A and C share m_axi_data: 2 * 1024 bytes = 32 beats there,
+  // 16 on each other port.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnSEL, isa::kTypeBOOL8, 1, 2, 3, 4, 0), image), 2u + 32 + 32);
   // A comparison writes BOOL8 from INT32 sources: the element engine
   // (tensor_elem), one element per cycle. Every 16th element needs a new beat
   // of A and one of B: 128 beats read, which would take ceil(128 * 35 / 8) =
@@ -148,9 +153,9 @@ TEST(HlsCycleModel, ElementwiseAddOfOneMillionInt32) {
   EXPECT_CORE_STATUS(out, isa::kStatusDONE);
   const std::vector<int32_t> sum = get<int32_t>(out.data, offD, kElements);
   for (uint32_t i = 0; i < kElements; i += 4099) EXPECT_EQ(sum[i], int32_math::wrapAdd(a[i], b[i]));
-  // 8 MiB read = 131072 beats; 4 MiB written in parallel.
+  // 4 MiB through each of the three data ports, in parallel: 65536 beats.
   const uint64_t tensorCycles = out.report.cycles - programLoadCycles(5) - 3 - 1;
-  EXPECT_EQ(tensorCycles, 2u + 32 + 131072);
+  EXPECT_EQ(tensorCycles, 2u + 32 + 65536);
   RecordProperty("add_1m_int32_cycles", std::to_string(tensorCycles));
   RecordProperty("add_1m_int32_cycles_per_element", std::to_string(tensorCycles / double(kElements)));
 }

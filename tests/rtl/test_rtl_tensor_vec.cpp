@@ -1,8 +1,11 @@
-// nnfab_tensor_vec Verilated alone on the sim's AXI memory model: random
-// vector-engine instructions (every function the engine takes, INT32 and
-// BOOL8 lanes, 1 to 3 sources at random byte offsets, random lengths) under
-// random memory timing (read latency, beat intervals on both channels,
-// outstanding-read limits), against the ISA's element function as the
+// nnfab_tensor_vec Verilated alone on the sim's AXI memory model, one
+// slave per port over one memory (port A: sources A and C; port B: source
+// B; the write port: the result): random vector-engine instructions (every
+// function the engine takes, INT32 and BOOL8 lanes, 1 to 3 sources at
+// random byte offsets, random lengths) under random memory timing, drawn
+// for each port on its own (read latency, beat intervals, outstanding-read
+// and -write limits, write response latency), against the ISA's element
+// function as the
 // reference model: every destination element right, every byte outside the
 // destination untouched, the memory model's AXI checks and the RTL's
 // assertions quiet; and R never held back (the engine's credits). Prints a
@@ -37,13 +40,16 @@ struct VecBench {
   VerilatedContext context;
   Vnnfab_tensor_vec dut{&context};
   std::vector<uint8_t> memory = std::vector<uint8_t>(kMemoryBytes);
-  AxiMemory axi;
+  AxiMemory::BeatMap map = [this](uint64_t a) -> uint8_t* {
+    return a + kBeatBytes <= memory.size() ? memory.data() + a : nullptr;
+  };
+  AxiMemory axi, axiB, axiW;  // port A, port B, the write port
   uint64_t cycle = 0;
+  uint64_t bothReadsAndWrite = 0;  // cycles with a beat on all three ports at once
   std::map<std::string, int>& hits;
 
-  VecBench(const AxiMemoryConfig& config, std::map<std::string, int>& coverage)
-      : axi("vec", config,
-            [this](uint64_t a) -> uint8_t* { return a + kBeatBytes <= memory.size() ? memory.data() + a : nullptr; }),
+  VecBench(const AxiMemoryConfig (&config)[3], std::map<std::string, int>& coverage)
+      : axi("vec port A", config[0], map), axiB("vec port B", config[1], map), axiW("vec write port", config[2], map),
         hits(coverage) {
     context.fatalOnError(false);
     dut.rst = 1;
@@ -51,39 +57,62 @@ struct VecBench {
     dut.rst = 0;
   }
 
+  void countRead(const AxiMasterOut& m, const AxiSlaveOut& s, const std::string& port) {
+    if (m.arvalid && s.arready) hits[m.arlen == 0 ? "read burst 1" : m.arlen == 63 ? "read burst 64" : "read burst 2-63"]++;
+    if (m.arvalid && !s.arready) hits["AR waits for memory on " + port]++;
+    if (s.rvalid && !m.rready) hits["R waits for engine"]++;
+  }
+
+  bool idle() const { return axi.idle() && axiB.idle() && axiW.idle(); }
+
   void step() {
     const AxiSlaveOut s = axi.drive(cycle);
+    const AxiSlaveOut sb = axiB.drive(cycle);
+    const AxiSlaveOut sw = axiW.drive(cycle);
     dut.rd_ready = s.arready;
     dut.r_valid = s.rvalid;
     dut.r_last = s.rlast;
     for (uint32_t i = 0; i < kBeatWords; ++i) dut.r_data[i] = s.rdata[i];
-    dut.aw_ready = s.awready;
-    dut.w_ready = s.wready;
+    dut.b_rd_ready = sb.arready;
+    dut.b_r_valid = sb.rvalid;
+    dut.b_r_last = sb.rlast;
+    for (uint32_t i = 0; i < kBeatWords; ++i) dut.b_r_data[i] = sb.rdata[i];
+    dut.aw_ready = sw.awready;
+    dut.w_ready = sw.wready;
     dut.clk = 0;
     dut.eval();
-    AxiMasterOut m;
+    AxiMasterOut m, mb, mw;
     m.arvalid = dut.rd_valid;
     m.araddr = dut.rd_addr;
     m.arlen = dut.rd_len;
     m.arsize = 6;
     m.arburst = 1;
     m.rready = dut.r_ready;
-    m.awvalid = dut.aw_valid;
-    m.awaddr = dut.aw_addr;
-    m.awlen = dut.aw_len;
-    m.awsize = 6;
-    m.awburst = 1;
-    m.wvalid = dut.w_valid;
-    for (uint32_t i = 0; i < kBeatWords; ++i) m.wdata[i] = dut.w_data[i];
-    m.wstrb = dut.w_strb;
-    m.wlast = dut.w_last;
-    m.bready = true;
-    if (m.arvalid && s.arready) hits[m.arlen == 0 ? "read burst 1" : m.arlen == 63 ? "read burst 64" : "read burst 2-63"]++;
-    if (m.awvalid && s.awready) hits[m.awlen == 0 ? "write burst 1" : m.awlen == 63 ? "write burst 64" : "write burst 2-63"]++;
-    if (m.arvalid && !s.arready) hits["AR waits for memory"]++;
-    if (m.wvalid && !s.wready) hits["W waits for memory"]++;
-    if (s.rvalid && !m.rready) hits["R waits for engine"]++;
+    mb.arvalid = dut.b_rd_valid;
+    mb.araddr = dut.b_rd_addr;
+    mb.arlen = dut.b_rd_len;
+    mb.arsize = 6;
+    mb.arburst = 1;
+    mb.rready = dut.b_r_ready;
+    mw.awvalid = dut.aw_valid;
+    mw.awaddr = dut.aw_addr;
+    mw.awlen = dut.aw_len;
+    mw.awsize = 6;
+    mw.awburst = 1;
+    mw.wvalid = dut.w_valid;
+    for (uint32_t i = 0; i < kBeatWords; ++i) mw.wdata[i] = dut.w_data[i];
+    mw.wstrb = dut.w_strb;
+    mw.wlast = dut.w_last;
+    mw.bready = true;
+    countRead(m, s, "port A");
+    countRead(mb, sb, "port B");
+    if (mw.awvalid && sw.awready) hits[mw.awlen == 0 ? "write burst 1" : mw.awlen == 63 ? "write burst 64" : "write burst 2-63"]++;
+    if (mw.awvalid && !sw.awready) hits["AW waits for memory"]++;
+    if (mw.wvalid && !sw.wready) hits["W waits for memory"]++;
+    if (s.rvalid && m.rready && sb.rvalid && mb.rready && mw.wvalid && sw.wready) ++bothReadsAndWrite;
     axi.edge(cycle, m, s);
+    axiB.edge(cycle, mb, sb);
+    axiW.edge(cycle, mw, sw);
     dut.clk = 1;
     dut.eval();
     ++cycle;
@@ -98,11 +127,16 @@ struct Case {
 void runCase(uint32_t seed, std::map<std::string, int>& hits) {
   std::mt19937 rng(seed);
   auto rand = [&](uint32_t n) { return std::uniform_int_distribution<uint32_t>(0, n - 1)(rng); };
-  AxiMemoryConfig config;
-  config.readLatency = 1 + rand(40);
-  config.readBeatInterval = 1 + rand(3);
-  config.writeBeatInterval = 1 + rand(2);
-  config.maxOutstandingReads = 1 + rand(8);
+  // Each port's slave on its own timing: back-pressure on every channel.
+  AxiMemoryConfig config[3];
+  for (AxiMemoryConfig& port : config) {
+    port.readLatency = 1 + rand(40);
+    port.readBeatInterval = 1 + rand(3);
+    port.writeBeatInterval = 1 + rand(3);
+    port.maxOutstandingReads = 1 + rand(8);
+    port.maxOutstandingWrites = 1 + rand(16);
+    port.writeResponseLatency = 1 + rand(20);
+  }
   VecBench b(config, hits);
   for (auto& byte : b.memory) byte = static_cast<uint8_t>(rng());
 
@@ -156,8 +190,9 @@ void runCase(uint32_t seed, std::map<std::string, int>& hits) {
     ASSERT_FALSE(b.context.gotError()) << what << ": " << sim::takeRtlAssertionFailure();
   }
   ASSERT_TRUE(done) << what << ": no done";
-  for (int i = 0; i < 64 && !b.axi.idle(); ++i) b.step();  // the last writes land
-  ASSERT_TRUE(b.axi.idle()) << what;
+  for (int i = 0; i < 64 && !b.idle(); ++i) b.step();  // the last writes land
+  ASSERT_TRUE(b.idle()) << what;
+  if (nsrc >= 2) hits["A and B read and a result written in one cycle"] += b.bothReadsAndWrite > 0;
   for (uint64_t a = 0; a < kMemoryBytes; ++a) {
     ASSERT_EQ(b.memory[a], expect[a]) << what << ": byte " << a
                                       << (a >= c.dst && a < c.dst + bytes ? " (destination)" : " (outside)");
@@ -180,7 +215,8 @@ TEST(RtlTensorVec, RandomInstructionsAndMemoryTimingMatchTheIsa) {
   }
   std::printf("%s\n", summary.c_str());
   for (const char* must : {"read burst 1", "read burst 2-63", "read burst 64", "write burst 2-63", "write burst 64",
-                           "AR waits for memory", "W waits for memory"})
+                           "AR waits for memory on port A", "AR waits for memory on port B", "AW waits for memory",
+                           "W waits for memory", "A and B read and a result written in one cycle"})
     EXPECT_GT(hits[must], 0) << "stimulus never reached: " << must;
   // Credits: a burst is requested only when its FIFO has room for all of
   // it, so the engine never holds back read data (docs/rtl.md).

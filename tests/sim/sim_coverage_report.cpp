@@ -1,6 +1,7 @@
 // Prints the functional coverage of the co-simulated core when a sim test
 // process ends (sim/sim_coverage.h): retired opcodes (by mnemonic), stops by
-// status, burst shapes and back-pressure patterns on m_axi_data. ctest runs
+// status, burst shapes and back-pressure patterns on the three data ports
+// (summed). ctest runs
 // each case in its own process, so each prints what it reached.
 #include <gtest/gtest.h>
 
@@ -34,7 +35,7 @@ class CoverageReport : public ::testing::Environment {
     out += ")\nsim coverage: stops by status:";
     for (uint32_t s = 0; s < c.stops.size(); ++s)
       if (c.stops[s] != 0) append(out, std::to_string(s), c.stops[s]);
-    out += "\nsim coverage: m_axi_data:";
+    out += "\nsim coverage: data ports:";
     for (uint32_t e = 0; e < SimCoverage::kAxiEvents; ++e) append(out, SimCoverage::axiName(e), c.axi[e]);
     std::printf("%s\n", out.c_str());
   }

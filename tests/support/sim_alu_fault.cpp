@@ -13,8 +13,11 @@ void SimAluFault::beforeEdge(sim::TapCycle& cycle) {
   if (!armed_ && cycle.opcode == opcode_ && retired_.load(std::memory_order_relaxed) + 1 == occurrence_) {
     armed_ = true;
   }
-  sim::AxiMasterOut& out = *cycle.data;
-  if (armed_ && out.wvalid && cycle.dataSlave->wready) {
+  // The vector engine's results go out on m_axi_dst, the others' on
+  // m_axi_data; an instruction writes through one of them.
+  const bool onDst = cycle.dst->wvalid && cycle.dstSlave->wready;
+  sim::AxiMasterOut& out = onDst ? *cycle.dst : *cycle.data;
+  if (armed_ && out.wvalid && (onDst || cycle.dataSlave->wready)) {
     // The words of this beat the memory stores, in address order: the
     // destination is written contiguously, lowest address first.
     for (uint32_t lane = 0; lane < sim::kBeatWords; ++lane) {

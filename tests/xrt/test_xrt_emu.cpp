@@ -81,6 +81,21 @@ TEST(XrtEmuFabric, TheCardIsTheNnfabCore) {
   EXPECT_NE(description.find("completion polled every 50 us (no IP interrupt:"), std::string::npos) << description;
 }
 
+// Every data port addresses the one data region (docs/deploy.md "Data
+// ports"): the backend writes DATA_ADDR into the m_axi_srcb and m_axi_dst
+// arguments too, and the RTL reads them back.
+TEST(XrtEmuFabric, TheSrcbAndDstArgumentsFollowDataAddr) {
+  const Outcome x = runOn(emu(), counterLoop(10).code, {}, 64);
+  ASSERT_TRUE(x.report.completed()) << x.report.status.message();
+  auto read64 = [](uint32_t offset) {
+    return (uint64_t{emu().readRegister(offset + 4)} << 32) | emu().readRegister(offset);
+  };
+  const uint64_t data = read64(isa::kRegDATA_ADDR);
+  EXPECT_NE(data, 0u);
+  EXPECT_EQ(read64(isa::kRegSRCB_ADDR), data);
+  EXPECT_EQ(read64(isa::kRegDST_ADDR), data);
+}
+
 TEST(XrtEmuFabric, AWhileLoopGivesTheSimResultAndCycles) {
   const Asm a = counterLoop(3000, /*watchdog=*/true);
   backends::SimBackend sim(simOptions());
