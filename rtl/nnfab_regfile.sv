@@ -25,11 +25,13 @@ module nnfab_regfile (
     input  logic [511:0]  bulk_data,
     output logic [1023:0] all          // r0..r31
 );
-  logic [31:0] regs[32];
+  // r1..r31 as one flat vector (r0 is not stored): each register's write
+  // is its own enable and a small data select, so a write port's data goes
+  // through one LUT to the flip-flops instead of the wide write multiplexer
+  // a memory array would become (docs/rtl.md "Sequencer pipeline").
+  logic [1023:32] regs;
 
-  always_comb begin
-    for (int r = 0; r < 32; r++) all[r*32+:32] = r == 0 ? 32'd0 : regs[r];
-  end
+  assign all = {regs, 32'd0};
 
   // The six read ports in the fabric's mux shape (nnfab_mux32: 4 cells).
   generate
@@ -40,13 +42,16 @@ module nnfab_regfile (
   endgenerate
 
   always_ff @(posedge clk) begin
-    if (clear) begin
-      for (int r = 0; r < 32; r++) regs[r] <= 32'd0;
-    end else if (bulk_we) begin
-      for (int r = 0; r < 16; r++) regs[{bulk_half, 4'(r)}] <= bulk_data[r*32+:32];
-    end else begin
-      if (we0) regs[wa0] <= wd0;
-      if (we1) regs[wa1] <= wd1;
+    for (int r = 1; r < 32; r++) begin
+      if (clear) begin
+        regs[r*32+:32] <= 32'd0;
+      end else if (bulk_we) begin
+        if (bulk_half == (r >= 16)) regs[r*32+:32] <= bulk_data[(r & 15)*32+:32];
+      end else if (we1 && wa1 == 5'(r)) begin
+        regs[r*32+:32] <= wd1;  // SWAP's second write; as before, it wins when both name one register
+      end else if (we0 && wa0 == 5'(r)) begin
+        regs[r*32+:32] <= wd0;
+      end
     end
   end
 endmodule

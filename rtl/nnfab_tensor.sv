@@ -234,15 +234,21 @@ module nnfab_tensor (
   assign fp = fn_q == NNFAB_FN_CVT || (ty_q == NNFAB_TYPE_FLOAT32 && fn_q != NNFAB_FN_SEL && fn_q != NNFAB_FN_MOV);
 
   // FC: the descriptor's legality, the no-op case, the three region products.
-  logic fc_bad, fc_zero;
+  // fc_bad and fc_zero are registered with the descriptor beat, from the
+  // beat as it arrives, so that T_FC_MUL's first decision starts at a
+  // flip-flop (the compare and the 12-word zero test in front of the state
+  // update were 17 cells in the whole core).
+  logic fc_bad, fc_zero, fc_bad_in, fc_zero_in;
   logic [31:0] fc_p[3];
   logic fc_over[3];
   always_comb begin
-    fc_bad = dim[3] > 32'd3;
+    fc_bad_in = r_data[(NNFAB_DESC_DIM+3)*32+:32] > 32'd3;
     for (int i = 0; i < 4; i++)
-      fc_bad = fc_bad || stride[0][i] != 32'd0 || stride[1][i] != 32'd0 || stride[2][i] != 32'd0;
+      fc_bad_in = fc_bad_in || r_data[(NNFAB_DESC_STRIDE_A+i)*32+:32] != 32'd0 ||
+          r_data[(NNFAB_DESC_STRIDE_B+i)*32+:32] != 32'd0 || r_data[(NNFAB_DESC_STRIDE_C+i)*32+:32] != 32'd0;
   end
-  assign fc_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0;
+  assign fc_zero_in = r_data[NNFAB_DESC_DIM*32+:32] == 32'd0 || r_data[(NNFAB_DESC_DIM+1)*32+:32] == 32'd0 ||
+      r_data[(NNFAB_DESC_DIM+2)*32+:32] == 32'd0;
 
   logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready, f_rd_valid, f_r_ready;
   logic [63:0] f_rd_addr;
@@ -444,6 +450,8 @@ module nnfab_tensor (
         T_DESC_WAIT:
         if (r_valid) begin
           desc_beat <= r_data;
+          fc_bad <= fc_bad_in;
+          fc_zero <= fc_zero_in;
           suffix[3] <= 32'd1;
           k <= fn_q == NNFAB_FN_FC ? 2'd0 : 2'd3;
           ki <= 3'd0;
