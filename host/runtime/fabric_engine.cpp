@@ -138,6 +138,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   bool resumed = false;
   const bool profiled = options.trace != nullptr;
   fabric::DeviceTrace trace;  // of every start of this step (profiled)
+  bool tracedBefore = false;
   uint64_t cycles = 0;
   const Clock::time_point stepStart = Clock::now();
   std::optional<Status> deviceTimeout;  // the core's own watchdog stopped the step
@@ -194,7 +195,15 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
       if (isProgramFailure(report->coreStatus)) return done(cpuMayRetry(std::move(report->status)));
       return done(deviceFault(*device, report->status, report->coreStatus == isa::kStatusIDLE));
     }
-    if (report->trace) trace.append(*report->trace);
+    if (report->trace) {
+      // The first start's trace is the step's so far (no copy); later ones join it.
+      if (!tracedBefore) {
+        trace = std::move(*report->trace);
+        tracedBefore = true;
+      } else {
+        trace.append(*report->trace);
+      }
+    }
     cycles = report->cycles;
     if (report->resumable()) {
       if (isCancelled(options)) return done(finalStatus(cancelledStatus("stopped on the fabric")));

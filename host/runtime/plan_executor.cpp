@@ -58,6 +58,10 @@ struct PlanExecutor::PreparedStep {
   std::string where() const {
     return fmt::format("subgraph {}, step {} ({})", step->subgraph, index, toString(step->kind));
   }
+
+  // A profiled execution's span of this CPU or FABRIC step (traceStep), made
+  // with the plan: the step's own time holds no formatting.
+  std::shared_ptr<const TraceSink::SpanLabel> label;
 };
 
 struct PlanExecutor::Run {
@@ -86,6 +90,16 @@ PlanExecutor::PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan p
       auto prepared = std::make_unique<PreparedStep>();
       prepared->index = t;
       prepared->step = &steps[t];
+      if (steps[t].kind == StepKind::CPU || steps[t].kind == StepKind::FABRIC) {
+        std::string ops;
+        for (uint32_t o : steps[t].operations) {
+          if (!ops.empty()) ops.push_back(' ');
+          ops.append(nnfab::toString(m.subgraph(steps[t].subgraph).operations[o].type));
+        }
+        prepared->label = std::make_shared<const TraceSink::SpanLabel>(TraceSink::SpanLabel{
+            prepared->where(), "step",
+            {{"runs_on", steps[t].kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", std::move(ops)}}});
+      }
       if (steps[t].kind == StepKind::FABRIC) {
         compiler::StepSpec spec;
         spec.subgraph = s;
@@ -322,15 +336,7 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
 }
 
 void PlanExecutor::traceStep(const PreparedStep& prepared, Clock::time_point start, Run& run) const {
-  const Step& step = *prepared.step;
-  std::string ops;
-  const Subgraph& sg = model().subgraph(step.subgraph);
-  for (uint32_t o : step.operations) {
-    if (!ops.empty()) ops.push_back(' ');
-    ops.append(nnfab::toString(sg.operations[o].type));
-  }
-  run.options.trace->span(prepared.where(), "step", start, Clock::now(),
-                          {{"runs_on", step.kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", ops}});
+  run.options.trace->labelledSpan(prepared.label, start, Clock::now());
 }
 
 void PlanExecutor::observeStep(const std::vector<Activation>& stack, size_t depth, const PreparedStep& prepared,
@@ -430,9 +436,9 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
     if (fabric::FabricBackend* device = engine_.backend()) {
       // The events are made when the sink needs them (after the run for
       // --profile): the step pays only for reading the trace.
-      auto make = [program, trace = std::move(*ran.trace), cycles = ran.cycles, where = prepared.where()] {
+      auto make = [program, trace = std::move(*ran.trace), cycles = ran.cycles, label = prepared.label] {
         auto events = fabricTraceEvents(program->value().code, trace, cycles);
-        for (auto& e : events) e.args.emplace_back("step", where);
+        for (auto& e : events) e.args.emplace_back("step", label->name);
         return events;
       };
       run.options.trace->deferredDeviceEvents(device->name(), device->clockMhz(), started + ran.waited,
