@@ -93,6 +93,33 @@ module nnfab_tensor (
   } tstate_t;
 
   tstate_t state;
+
+  // The unit's own control (the state machine below, the descriptor, the
+  // checks and their multiplier) on t_clk: clk for synthesis; in
+  // simulation it stands still in T_IDLE (nnfab_sim_clock_gate, docs/sim.md
+  // "Gated clocks"), so that a Verilated model skips the control's
+  // registers and the logic computed from them (descriptor fields,
+  // absolute addresses, region checks) between tensor instructions.
+  // Enabled at start, in reset, outside T_IDLE and four edges past it (the
+  // check multiplier's pipeline registers copy its operands, which are
+  // constant in T_IDLE, in three). The assertion at the end of the module
+  // checks the edges t_clk misses.
+  logic t_clk, t_en;
+`ifdef SYNTHESIS
+  assign t_en = 1'b1;
+`else
+  logic [2:0] t_drain;
+  assign t_en = start || rst || state != T_IDLE || t_drain != 3'd0;
+  always_ff @(posedge t_clk)
+    if (rst || state != T_IDLE) t_drain <= 3'd4;
+    else if (t_drain != 3'd0) t_drain <= t_drain - 3'd1;
+`endif
+  nnfab_sim_clock_gate u_tgate (
+      .clk(clk),
+      .en(t_en),
+      .gclk(t_clk)
+  );
+
   logic [4:0] fn_q;
   logic [1:0] ty_q, act_q;
   logic [31:0] dst_q, desc_q, size_q;
@@ -196,7 +223,7 @@ module nnfab_tensor (
   assign m_flush = abort || state == T_IDLE;
 
   nnfab_check_mul u_mul (
-      .clk(clk),
+      .clk(t_clk),
       .rst(rst),
       .flush(m_flush),
       .start(m_start),
@@ -432,7 +459,7 @@ module nnfab_tensor (
   assign e_start = state == T_DECIDE && !vec_ok;
   assign v_start = state == T_DECIDE && vec_ok;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge t_clk) begin
     if (rst) begin
       state <= T_IDLE;
       fault_info <= '0;
@@ -619,6 +646,32 @@ module nnfab_tensor (
                 u_elem.u_fp.u_div.v == '0 && u_elem.u_fp.u_cvt.v == '0 && u_elem.u_fp.u_cmp.v == '0 &&
                 !u_elem.u_fp.r_v && u_elem.u_fp.u_act.v == '0)
         else $error("nnfab_tensor: e_clk stopped while the element engine was not quiescent");
+    end
+  end
+
+  // The control's gated clock (t_clk above): at an edge of clk that t_clk
+  // misses, none of its registers would change if it ticked. The state
+  // machine's always_ff does nothing in T_IDLE without start or reset; the
+  // check multiplier (nnfab_check_mul, term by term) holds when its valid
+  // pipeline is empty and each of its registers equals what it copies or
+  // computes. Its operands are T_IDLE's (dim_m1, stride: this domain's
+  // registers), so the register part is checked at the first edge t_clk
+  // misses, start and rst at every one.
+  logic t_was_on;
+  always_ff @(posedge clk) begin
+    t_was_on <= u_tgate.en_q;
+    if (!u_tgate.en_q) begin
+      assert (!start && !rst)
+      else $error("nnfab_tensor: start or rst at an edge t_clk missed (not settled by the falling edge)");
+      if (t_was_on)
+        assert (state == T_IDLE && u_mul.v == '0 && u_mul.lo_x == mul_a[15:0] && u_mul.lo_y == mul_b[15:0] &&
+                u_mul.mid_x == (mul_a[31:16] != 16'd0 ? mul_a[31:16] : mul_b[31:16]) &&
+                u_mul.mid_y == (mul_a[31:16] != 16'd0 ? mul_b[15:0] : mul_a[15:0]) &&
+                u_mul.both_hi2 == (mul_a[31:16] != 16'd0 && mul_b[31:16] != 16'd0) &&
+                u_mul.lo3 == u_mul.lo_x * u_mul.lo_y && u_mul.mid3 == u_mul.mid_x * u_mul.mid_y &&
+                u_mul.both_hi3 == u_mul.both_hi2 && u_mul.y == {u_mul.hi[15:0], u_mul.lo3[15:0]} &&
+                u_mul.over == (u_mul.both_hi3 || u_mul.mid3[31:16] != 16'd0 || u_mul.hi[16]))
+        else $error("nnfab_tensor: t_clk stopped while the control was not quiescent");
     end
   end
 

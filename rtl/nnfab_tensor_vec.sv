@@ -231,6 +231,12 @@ module nnfab_tensor_vec #(
   // Only while the engine works (its FIFOs take no beat when idle): an
   // untaken `if` is code a Verilated model skips (docs/sim.md "Evaluation
   // gating"); in hardware the state is one more input of the last mux.
+  // The read data are top-level inputs, so a Verilated model evaluates
+  // this block at every evaluation, idle or not: in simulation it has no
+  // zero defaults (4,608 bits stored twice per cycle), and f_in keeps its
+  // last value in V_IDLE, where no FIFO takes it (f_wr needs a read beat
+  // taken, and r_ready and b_r_ready are low in V_IDLE).
+`ifdef SYNTHESIS
   always_comb
     for (int s = 0; s < 3; s++) begin
       r_twice[s] = '0;
@@ -240,6 +246,16 @@ module nnfab_tensor_vec #(
         f_in[s] = r_twice[s][511:0];
       end
     end
+`else
+  /* verilator lint_off LATCH */
+  always_comb
+    if (state != V_IDLE)
+      for (int s = 0; s < 3; s++) begin
+        r_twice[s] = s == 1 ? {b_r_data, b_r_data} >> {rel[s], 3'd0} : {r_data, r_data} >> {rel[s], 3'd0};
+        f_in[s] = r_twice[s][511:0];
+      end
+  /* verilator lint_on LATCH */
+`endif
 
   genvar g;
   generate
