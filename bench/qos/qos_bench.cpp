@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <thread>
 
 #include "api/client.h"
 #include "api/prepared_model.h"
 #include "backends/hls_backend.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "runtime/fabric_device.h"
 #include "models/loop_models.h"
@@ -30,6 +32,31 @@ std::vector<TensorValue> counter(int32_t n) { return {models::int32s({1}, {n})};
 
 bool missed(ErrorStatus code) {
   return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT || code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+}
+
+namespace probe = fabric::latency_probe;
+using ProbeSample = std::array<int64_t, probe::kMarks + 1>;  // the marks, then the caller's clock
+
+// Per hand-off, the time since the previous point the sample passed (the
+// submission for the first), over the samples that passed it.
+std::string phaseTable(const std::vector<ProbeSample>& samples) {
+  std::string out = "| phase (ms) | samples | p50 | p90 | p99 | max |\n|---|---:|---:|---:|---:|---:|\n";
+  std::vector<std::vector<double>> phases(probe::kMarks + 1);
+  for (const ProbeSample& s : samples) {
+    int64_t previous = 0;
+    for (int k = 0; k <= probe::kMarks; ++k) {
+      if (s[k] < 0) continue;
+      phases[k].push_back(static_cast<double>(s[k] - previous) / 1e6);
+      previous = s[k];
+    }
+  }
+  for (int k = 0; k <= probe::kMarks; ++k) {
+    const std::string name = k == probe::kMarks ? "result in the caller's hands" : probe::name(static_cast<probe::Mark>(k));
+    out += fmt::format("| -> {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n", name, phases[k].size(),
+                       percentile(phases[k], 0.5), percentile(phases[k], 0.9), percentile(phases[k], 0.99),
+                       percentile(phases[k], 1.0));
+  }
+  return out;
 }
 
 QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool preempt, bool load) {
@@ -61,11 +88,24 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   QosBenchRow row;
   row.configuration = name;
   std::vector<double> latencies;
+  std::vector<ProbeSample> probes;
   uint32_t misses = 0;
   for (uint32_t k = 0; k < o.samples; ++k) {
+    if (probe::kEnabled) probe::open();
     auto start = std::chrono::steady_clock::now();
     const ExecutionResult r = high->execute(counter(o.highIterations));
-    latencies.push_back(Ms(std::chrono::steady_clock::now() - start).count());
+    const auto end = std::chrono::steady_clock::now();
+    latencies.push_back(Ms(end - start).count());
+    if (probe::kEnabled) {
+      ProbeSample sample{};
+      const auto marks = probe::close();
+      std::copy(marks.begin(), marks.end(), sample.begin());
+      // The caller's clock against the probe's (opened just before `start`).
+      sample[probe::kMarks] = std::max<int64_t>(
+          0, std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+      for (int m = 0; m < probe::kMarks; ++m) sample[probe::kMarks] = std::max(sample[probe::kMarks], marks[m]);
+      probes.push_back(sample);
+    }
     if (!r.status.isOk()) ++row.failures;
     std::this_thread::sleep_for(o.gap);
 
@@ -81,6 +121,7 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   row.maxMs = percentile(latencies, 1.0);
   row.missRate = o.samples ? static_cast<double>(misses) / o.samples : 0;
   row.preemptions = device.schedulerStats().preemptions;
+  if (!probes.empty()) row.phases = phaseTable(probes);
   return row;
 }
 
@@ -116,6 +157,11 @@ std::string formatQosTable(const QosBenchOptions& o, const std::vector<QosBenchR
       out += fmt::format("| {} | {:.2f} | <= {:.2f} | {} |\n", t.name, t.value, t.bound,
                          t.value <= t.bound ? "yes" : "NO");
     }
+  }
+  for (const QosBenchRow& r : rows) {
+    if (r.phases.empty()) continue;
+    out += fmt::format("\nNNFAB_LATENCY_PROBE=1, {}: time from the previous point each sample passed\n\n{}",
+                       r.configuration, r.phases);
   }
   return out;
 }

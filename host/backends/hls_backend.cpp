@@ -1,9 +1,13 @@
 #include "backends/hls_backend.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "nnfab_core.h"
 
@@ -18,6 +22,11 @@ constexpr uint32_t kIrqMask = 0x3u;
 constexpr uint32_t kInstructionAlignment = sizeof(uint64_t);
 // Inline slices are short, so that the cycle budget is checked often.
 constexpr uint32_t kInlineSliceInstructions = 256;
+// How long the worker finishes a real-time writer's start at real-time
+// priority (HlsBackend::workerUrgentCapped_), and the budget of each of
+// its calls in between, after which the CPU time is checked.
+constexpr std::chrono::milliseconds kUrgentContinuationCpu{2};
+constexpr uint32_t kUrgentContinuationSliceInstructions = 4096;
 
 constexpr uint32_t word(uint32_t offset) { return offset / kWordBytes; }
 constexpr uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -118,6 +127,15 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
           std::copy(std::begin(args), std::end(args), std::begin(continueArgs_));
           continueProgress_ = progress;
           continuePending_ = true;
+          // A writer at real-time priority (a HIGH step) waits for this
+          // start's end: the worker that finishes it is raised too, capped.
+          if (sched_getscheduler(0) == SCHED_FIFO) {
+            fabric::latency_probe::mark(fabric::latency_probe::Mark::TO_WORKER);
+            if (!workerUrgent_) {
+              workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
+              workerUrgentCapped_ = workerUrgent_;
+            }
+          }
           wake_.notify_all();
           return;
         }
@@ -142,6 +160,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
       regs_[word(offset)] = value;
       updatePreemptLines();
       if ((value & isa::kPreemptRequest) != 0) {
+        fabric::latency_probe::mark(fabric::latency_probe::Mark::PREEMPT_WRITTEN);
         // Bounded: the worker runs at most one more instruction of this
         // start (also when it has yet to wake up and take the start over).
         // Not for an injected fault, whose core may never stop.
@@ -149,6 +168,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
         if (workersStart && !workerUrgent_ && latchedFault_ == InjectedFault::NONE) {
           workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
         }
+        if (workersStart && latchedFault_ == InjectedFault::NONE) workerUrgentCapped_ = false;
       }
       return;
     default:
@@ -244,6 +264,7 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
   if (softReset_ && !abort_) {
     finishSoftReset();
   } else if (ended) {
+    if (stop.status == isa::kStatusPREEMPTED) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_STOPPED);
     regs_[word(isa::kRegTRACE_COUNT)] = trace_.count;
     regs_[word(isa::kRegTRACE_DROPPED)] = trace_.dropped;
     for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
@@ -286,12 +307,31 @@ void HlsBackend::workerLoop() {
       fault = latchedFault_;
     }
     workerExecuting_ = true;
+    const bool capped = workerUrgentCapped_;
     lock.unlock();
     Stop stop;
-    const Outcome outcome = execute(args, fault, &stop, &progress, 0);
+    Outcome outcome = Outcome::BUDGET;
+    if (capped) {
+      // In bounded calls while raised, the CPU time checked between them.
+      const std::chrono::nanoseconds until = fabric::threadCpuTime() + kUrgentContinuationCpu;
+      while (outcome == Outcome::BUDGET && fabric::threadCpuTime() < until) {
+        outcome = execute(args, fault, &stop, &progress, kUrgentContinuationSliceInstructions);
+      }
+      if (outcome == Outcome::BUDGET) {
+        lock.lock();
+        if (workerUrgentCapped_) {  // no stop request lifted the cap meanwhile
+          workerUrgentCapped_ = false;
+          workerUrgent_ = false;
+          fabric::restoreOrdinary(pthread_self());  // under the lock: a PREEMPT write cannot interleave
+        }
+        lock.unlock();
+      }
+    }
+    if (outcome == Outcome::BUDGET) outcome = execute(args, fault, &stop, &progress, 0);
     lock.lock();
     finishRun(outcome == Outcome::STOPPED, stop);
     workerExecuting_ = false;
+    workerUrgentCapped_ = false;
     if (workerUrgent_) {
       // Dropped after the lock is released: an ordinary thread holding the
       // lock could be descheduled with an urgent waiter blocked on it.

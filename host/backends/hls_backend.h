@@ -126,6 +126,13 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   // instruction boundary without waiting for a CPU behind other work.
   bool workerExecuting_ = false;
   bool workerUrgent_ = false;
+  // The worker was raised to finish a start whose writer runs at real-time
+  // priority (a HIGH step: its result waits for this start); for at most
+  // kUrgentContinuationCpu of the worker's CPU time, then back to ordinary
+  // (a long HIGH step must not hold a CPU at real-time priority). A stop
+  // request meanwhile lifts the cap (the start then ends within one
+  // instruction).
+  bool workerUrgentCapped_ = false;
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;
   // The words the core samples as PREEMPT (host request or abort), and the

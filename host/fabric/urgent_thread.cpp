@@ -3,8 +3,13 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
 #include <cstring>
 #include <string_view>
 
@@ -118,16 +123,138 @@ bool setPolicy(int policy) {
 
 }  // namespace
 
+namespace {
+
+// The threads in an open hand-off window (restoreSelfAfterHandOff) and the
+// thread that closes the windows. It runs at real-time priority one above
+// the raised threads where permitted, so that a window ends on time even
+// when every CPU runs raised or loaded work. Never destroyed: a thread may
+// hand off until the process exits.
+class Demoter {
+ public:
+  static Demoter& instance() {
+    static Demoter* demoter = new Demoter;
+    return *demoter;
+  }
+
+  void add(pthread_t thread, std::chrono::steady_clock::time_point at) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      pending_.push_back({thread, at});
+    }
+    changed_.notify_one();
+  }
+
+  // True when the thread's window was open (it is still raised).
+  bool remove(pthread_t thread) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = std::find_if(pending_.begin(), pending_.end(),
+                                 [thread](const Pending& p) { return pthread_equal(p.thread, thread) != 0; });
+    if (it == pending_.end()) return false;
+    pending_.erase(it);
+    return true;
+  }
+
+  bool contains(pthread_t thread) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::any_of(pending_.begin(), pending_.end(),
+                       [thread](const Pending& p) { return pthread_equal(p.thread, thread) != 0; });
+  }
+
+ private:
+  struct Pending {
+    pthread_t thread;
+    std::chrono::steady_clock::time_point at;
+  };
+
+  Demoter() {
+    std::thread worker([this] { loop(); });
+    sched_param param{};
+    param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 1;
+    if (pthread_setschedparam(worker.native_handle(), SCHED_FIFO, &param) != 0) {
+      param.sched_priority = sched_get_priority_min(SCHED_FIFO);
+      pthread_setschedparam(worker.native_handle(), SCHED_FIFO, &param);
+    }
+    worker.detach();
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (pending_.empty()) {
+        changed_.wait(lock);
+        continue;
+      }
+      const auto first = std::min_element(pending_.begin(), pending_.end(),
+                                          [](const Pending& a, const Pending& b) { return a.at < b.at; });
+      const auto at = first->at;
+      if (std::chrono::steady_clock::now() < at) {
+        changed_.wait_until(lock, at);
+        continue;
+      }
+      // Still listed, so still alive (a thread that exits leaves the list
+      // first) and still at the priority it raised itself to.
+      restoreOrdinary(first->thread);
+      pending_.erase(first);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Pending> pending_;
+};
+
+// The calling thread may have an open hand-off window (the demoter's list
+// is what counts; this only saves the look-up when it has none).
+thread_local bool tHandOffPending = false;
+
+// A thread that exits with an open window leaves the demoter's list first.
+struct HandOffExitGuard {
+  ~HandOffExitGuard() {
+    if (tHandOffPending) Demoter::instance().remove(pthread_self());
+  }
+};
+
+// The calling thread's window, closed without restoring: true when it was
+// open (the thread is still raised).
+bool takeOverHandOff() {
+  if (!tHandOffPending) return false;
+  tHandOffPending = false;
+  return Demoter::instance().remove(pthread_self());
+}
+
+}  // namespace
+
 bool raiseSelf() {
+  if (takeOverHandOff()) {
+    tSelfRaised = true;
+    return true;
+  }
   const bool raised = raiseToUrgent(pthread_self());
   if (raised) tSelfRaised = true;
   return raised;
 }
 
 void restoreSelf() {
+  takeOverHandOff();
   restoreOrdinary(pthread_self());
   tSelfRaised = false;
 }
+
+void restoreSelfAfterHandOff() {
+  if (!tSelfRaised) return;
+  thread_local HandOffExitGuard guard;
+  (void)guard;
+  tSelfRaised = false;
+  tHandOffPending = true;
+  Demoter::instance().add(pthread_self(), std::chrono::steady_clock::now() + kHandOffWindow);
+}
+
+void restorePendingSelf() {
+  if (takeOverHandOff()) restoreOrdinary(pthread_self());
+}
+
+bool selfHandOffPending() { return tHandOffPending && Demoter::instance().contains(pthread_self()); }
 
 OrdinaryWhileWaiting::OrdinaryWhileWaiting() {
   if (tSelfRaised && sched_getscheduler(0) == SCHED_FIFO) dropped_ = setPolicy(SCHED_OTHER);
@@ -138,23 +265,26 @@ OrdinaryWhileWaiting::~OrdinaryWhileWaiting() {
   if (dropped_ && tSelfRaised && sched_getscheduler(0) == SCHED_OTHER) setPolicy(SCHED_FIFO);
 }
 
-namespace {
-
 std::chrono::nanoseconds threadCpuTime() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
 }
 
-}  // namespace
-
 UrgentExecution::UrgentExecution(bool wanted, std::chrono::nanoseconds budget) : budget_(budget) {
-  if (!wanted) return;
+  if (!wanted) {
+    // Work of a lower priority does not run in a HIGH request's window.
+    restorePendingSelf();
+    return;
+  }
   raised_ = raiseSelf();
   if (raised_) cpuAtStart_ = threadCpuTime();
 }
 
-UrgentExecution::~UrgentExecution() { drop(); }
+// The result goes back to the caller still urgent, for a bounded window.
+UrgentExecution::~UrgentExecution() {
+  if (raised_) restoreSelfAfterHandOff();
+}
 
 void UrgentExecution::drop() {
   if (raised_) restoreSelf();

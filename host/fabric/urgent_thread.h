@@ -44,6 +44,27 @@ void restoreOrdinary(pthread_t thread);
 bool raiseSelf();
 void restoreSelf();
 
+// The end of a HIGH request on the calling thread, when it has raised
+// itself: it stays urgent while the result travels to its caller (the
+// return through the API, the copies, the completion signal, the caller's
+// first instructions) and a demoter thread puts it back to ordinary
+// kHandOffWindow of wall time later, unless the thread raises itself again
+// first (the next HIGH request takes the urgency over) or restores itself
+// (a request of lower priority does, at once: restorePendingSelf). Dropping
+// at once instead reschedules the thread, which on a loaded host then waits
+// milliseconds for its process's turn before the caller sees the result
+// (docs/performance.md, issue 15). The window is a hard cap: a caller that
+// computes after the result holds a real-time CPU for at most that long.
+inline constexpr std::chrono::microseconds kHandOffWindow{1000};
+void restoreSelfAfterHandOff();
+// A hand-off window still open on the calling thread is closed now.
+void restorePendingSelf();
+// Whether the calling thread is in an open hand-off window (tests).
+bool selfHandOffPending();
+
+// CPU time the calling thread has used.
+std::chrono::nanoseconds threadCpuTime();
+
 // The calling thread, urgent for the scope's lifetime (when permitted).
 class UrgentScope {
  public:
@@ -56,6 +77,31 @@ class UrgentScope {
 
  private:
   bool raised_;
+};
+
+// A thread waiting for a HIGH request's result (Execution::wait): urgent
+// while it waits (blocked, that costs no CPU), so that it runs as soon as
+// the result is signalled; then through the hand-off window once the result
+// is delivered (delivered()), or back to ordinary at once when the wait
+// ended without it (a timeout).
+class UrgentHandOffScope {
+ public:
+  explicit UrgentHandOffScope(bool wanted) : raised_(wanted && raiseSelf()) {}
+  ~UrgentHandOffScope() {
+    if (!raised_) return;
+    if (delivered_) {
+      restoreSelfAfterHandOff();
+    } else {
+      restoreSelf();
+    }
+  }
+  UrgentHandOffScope(const UrgentHandOffScope&) = delete;
+  UrgentHandOffScope& operator=(const UrgentHandOffScope&) = delete;
+  void delivered() { delivered_ = true; }
+
+ private:
+  bool raised_;
+  bool delivered_ = false;
 };
 
 // For a wait whose end nobody hurries (a core that runs on after its start,
@@ -97,7 +143,7 @@ class PiMutex {
 };
 
 // A HIGH execution's thread, urgent from the start of its plan to its
-// result, except while it runs CPU-executor work (a CPU step's length is
+// result and through its hand-off window (restoreSelfAfterHandOff), except while it runs CPU-executor work (a CPU step's length is
 // the model's: unbounded), and for at most `budget` of its own CPU time in
 // all: past that it drops back for good, so that a long host-interpreted
 // loop cannot hold a CPU at real-time priority. Fabric steps raise the
@@ -112,6 +158,8 @@ class UrgentExecution {
 
   // Between steps: drops back for good once the budget is spent.
   void checkBudget();
+  // Whether the thread is raised now (tests).
+  bool raised() const { return raised_; }
 
   // Ordinary priority for its lifetime (CPU-executor work), then urgent
   // again if the execution still is.

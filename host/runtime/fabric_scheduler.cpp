@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 
 namespace nnfab::runtime {
@@ -42,6 +43,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
     if (holder_->raiseThreadWhenNudged && !holder_->urgent) {
       holder_->urgent = fabric::raiseToUrgent(holder_->thread);
     }
+    fabric::latency_probe::mark(fabric::latency_probe::Mark::NUDGE);
     nudge_();
   }
   for (;;) {
@@ -88,6 +90,7 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
     dropUrgency = ticket.urgent;
     ticket.urgent = false;
     if (park) {
+      fabric::latency_probe::mark(fabric::latency_probe::Mark::HOLDER_RELEASED);
       const auto mine = waiting_.find(ticket.client);
       if (options_.preemptWithinClient && mine != waiting_.end() &&
           (*mine->second.begin())->priority > ticket.priority) {
