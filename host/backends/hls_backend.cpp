@@ -1,7 +1,5 @@
 #include "backends/hls_backend.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -22,7 +20,7 @@ constexpr uint32_t kIrqMask = 0x3u;
 constexpr uint32_t kInstructionAlignment = sizeof(uint64_t);
 // Inline slices are short, so that the cycle budget is checked often.
 constexpr uint32_t kInlineSliceInstructions = 256;
-// How long the worker finishes a real-time writer's start at real-time
+// How long the worker finishes a raised writer's start at real-time
 // priority (HlsBackend::workerUrgentCapped_), and the budget of each of
 // its calls in between, after which the CPU time is checked.
 constexpr std::chrono::milliseconds kUrgentContinuationCpu{2};
@@ -127,9 +125,9 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
           std::copy(std::begin(args), std::end(args), std::begin(continueArgs_));
           continueProgress_ = progress;
           continuePending_ = true;
-          // A writer at real-time priority (a HIGH step) waits for this
+          // A writer that raised itself (a HIGH step) waits for this
           // start's end: the worker that finishes it is raised too, capped.
-          if (sched_getscheduler(0) == SCHED_FIFO) {
+          if (fabric::selfRaised()) {
             fabric::latency_probe::mark(fabric::latency_probe::Mark::TO_WORKER);
             if (!workerUrgent_) {
               workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());

@@ -126,8 +126,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   // instruction boundary without waiting for a CPU behind other work.
   bool workerExecuting_ = false;
   bool workerUrgent_ = false;
-  // The worker was raised to finish a start whose writer runs at real-time
-  // priority (a HIGH step: its result waits for this start); for at most
+  // The worker was raised to finish a start whose writer raised itself
+  // (fabric::selfRaised: a HIGH step, whose result waits for this start); for at most
   // kUrgentContinuationCpu of the worker's CPU time, then back to ordinary
   // (a long HIGH step must not hold a CPU at real-time priority). A stop
   // request meanwhile lifts the cap (the start then ends within one

@@ -241,6 +241,8 @@ void restoreSelf() {
   tSelfRaised = false;
 }
 
+bool selfRaised() { return tSelfRaised; }
+
 void restoreSelfAfterHandOff() {
   if (!tSelfRaised) return;
   thread_local HandOffExitGuard guard;

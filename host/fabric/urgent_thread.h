@@ -43,6 +43,9 @@ void restoreOrdinary(pthread_t thread);
 // thread gave it (a nudge, a PREEMPT request) or its owner chose.
 bool raiseSelf();
 void restoreSelf();
+// Whether the calling thread raised itself and has not undone it (a thread
+// on a HIGH request's path, not one another thread raised).
+bool selfRaised();
 
 // The end of a HIGH request on the calling thread, when it has raised
 // itself: it stays urgent while the result travels to its caller (the

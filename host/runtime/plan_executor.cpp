@@ -187,6 +187,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
                                       const ExecutionOptions& options) const {
   const Clock::time_point start = Clock::now();
   fabric::UrgentExecution urgent(options.priority == Priority::HIGH);
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::EXECUTION_RAISED);
   ExecutionResult result;
   if (options.deadline && start + minimumTime_ > *options.deadline) {
     result.status = Status(
