@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <fstream>
 #include <thread>
 
 #include "api/client.h"
@@ -37,9 +38,21 @@ bool missed(ErrorStatus code) {
 namespace probe = fabric::latency_probe;
 using ProbeSample = std::array<int64_t, probe::kMarks + 1>;  // the marks, then the caller's clock
 
+// The calling thread's time spent runnable but not running, in ns
+// (/proc/thread-self/schedstat, second field; -1 where unavailable): tells a
+// thread that waited for a CPU from one that was blocked.
+int64_t runQueueWaitNs() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  int64_t onCpu = 0;
+  int64_t waiting = -1;
+  if (!(in >> onCpu >> waiting)) return -1;
+  return waiting;
+}
+
 // Per hand-off, the time since the previous point the sample passed (the
-// submission for the first), over the samples that passed it.
-std::string phaseTable(const std::vector<ProbeSample>& samples) {
+// submission for the first), over the samples that passed it; then the
+// slowest samples with the time the submitting thread waited for a CPU.
+std::string phaseTable(const std::vector<ProbeSample>& samples, const std::vector<int64_t>& runQueueWaits) {
   std::string out = "| phase (ms) | samples | p50 | p90 | p99 | max |\n|---|---:|---:|---:|---:|---:|\n";
   std::vector<std::vector<double>> phases(probe::kMarks + 1);
   for (const ProbeSample& s : samples) {
@@ -56,6 +69,16 @@ std::string phaseTable(const std::vector<ProbeSample>& samples) {
                        percentile(phases[k], 0.5), percentile(phases[k], 0.9), percentile(phases[k], 0.99),
                        percentile(phases[k], 1.0));
   }
+  std::vector<size_t> order(samples.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return samples[a][probe::kMarks] > samples[b][probe::kMarks]; });
+  out += "\nslowest samples: latency / of it, the submitting thread runnable but not running (ms):";
+  for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+    out += fmt::format(" {:.3f} / {:.3f};", static_cast<double>(samples[order[i]][probe::kMarks]) / 1e6,
+                       static_cast<double>(runQueueWaits[order[i]]) / 1e6);
+  }
+  out += "\n";
   return out;
 }
 
@@ -89,8 +112,10 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   row.configuration = name;
   std::vector<double> latencies;
   std::vector<ProbeSample> probes;
+  std::vector<int64_t> runQueueWaits;
   uint32_t misses = 0;
   for (uint32_t k = 0; k < o.samples; ++k) {
+    const int64_t waitedBefore = probe::kEnabled ? runQueueWaitNs() : 0;
     if (probe::kEnabled) probe::open();
     auto start = std::chrono::steady_clock::now();
     const ExecutionResult r = high->execute(counter(o.highIterations));
@@ -105,6 +130,7 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
           0, std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
       for (int m = 0; m < probe::kMarks; ++m) sample[probe::kMarks] = std::max(sample[probe::kMarks], marks[m]);
       probes.push_back(sample);
+      runQueueWaits.push_back(runQueueWaitNs() - waitedBefore);
     }
     if (!r.status.isOk()) ++row.failures;
     std::this_thread::sleep_for(o.gap);
@@ -121,7 +147,7 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   row.maxMs = percentile(latencies, 1.0);
   row.missRate = o.samples ? static_cast<double>(misses) / o.samples : 0;
   row.preemptions = device.schedulerStats().preemptions;
-  if (!probes.empty()) row.phases = phaseTable(probes);
+  if (!probes.empty()) row.phases = phaseTable(probes, runQueueWaits);
   return row;
 }
 

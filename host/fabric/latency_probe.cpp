@@ -29,6 +29,7 @@ const bool kEnabled = enabledByEnvironment();
 const char* name(Mark mark) {
   switch (mark) {
     case Mark::EXECUTION_RAISED: return "HIGH execution started, raised";
+    case Mark::SCHEDULER_LOCKED: return "scheduler lock taken";
     case Mark::NUDGE: return "nudge";
     case Mark::PREEMPT_WRITTEN: return "PREEMPT written";
     case Mark::CORE_STOPPED: return "core stopped";

@@ -14,6 +14,7 @@ namespace nnfab::fabric::latency_probe {
 
 enum class Mark : uint8_t {
   EXECUTION_RAISED, // the HIGH execution's plan starts (its thread raised where permitted)
+  SCHEDULER_LOCKED, // the arriving HIGH step holds the scheduler's lock
   NUDGE,            // the arriving HIGH step asks the holder to yield
   PREEMPT_WRITTEN,  // PREEMPT written to the core
   CORE_STOPPED,     // the core stopped at an instruction boundary (preempted)

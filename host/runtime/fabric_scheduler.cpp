@@ -34,6 +34,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
     granted_.notify_all();
   });
   std::unique_lock<fabric::PiMutex> lock(mutex_);
+  if (ticket.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::SCHEDULER_LOCKED);
   if (ticket.raiseThreadWhenNudged) ticket.thread = pthread_self();
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();

@@ -261,6 +261,43 @@ TEST(QosScheduler, HighPreemptsLowOfTheSameClientAndLowResumesExactly) {
   EXPECT_GE(hls.device().schedulerStats().preemptions, 1u);
 }
 
+// Issue 15: a thread in wait() of a HIGH execution waits at real-time
+// priority (where permitted), so that it runs as soon as the result is
+// signalled, and is still raised right after it has the result (the
+// hand-off window, docs/qos.md); a LOW execution's waiter is never raised.
+TEST(QosScheduler, AHighExecutionsWaiterIsRaisedThroughTheHandOffALowOnesIsNot) {
+  if (!fabric::urgentThreadsPermitted()) GTEST_SKIP() << fabric::urgentThreadsDescription();
+  TestHls hls;
+  auto client = api::Client::create("waiters");
+  for (const Priority priority : {Priority::HIGH, Priority::LOW}) {
+    auto prepared = prepareOrDie(*client, hls.device(), testing::counterLoop(true), priority);
+    Drain drain;
+    auto execution = drain(prepared->executeAsync(counterInputs(8000000)));  // ~0.1 s
+    std::atomic<int> after{-1};
+    std::thread waiter([&] {
+      const ExecutionResult& r = execution->wait();
+      after = sched_getscheduler(0);
+      EXPECT_TRUE(r.status.isOk()) << r.status.message();
+    });
+    // Its policy while it is blocked in wait().
+    int policy = SCHED_OTHER;
+    sched_param param{};
+    const auto until = Clock::now() + 5s;
+    while (execution->state() != api::ExecutionState::DONE && Clock::now() < until) {
+      if (pthread_getschedparam(waiter.native_handle(), &policy, &param) == 0 && policy == SCHED_FIFO) break;
+      std::this_thread::sleep_for(100us);
+    }
+    waiter.join();
+    if (priority == Priority::HIGH) {
+      EXPECT_EQ(policy, SCHED_FIFO) << "a HIGH execution's waiter waits raised";
+      EXPECT_EQ(after.load(), SCHED_FIFO) << "and has the result still raised";
+    } else {
+      EXPECT_EQ(policy, SCHED_OTHER);
+      EXPECT_EQ(after.load(), SCHED_OTHER);
+    }
+  }
+}
+
 // Client A keeps the core busy with HIGH loops from two threads; client B's
 // LOW executions still get the core within one of A's turns each (quantum
 // plus the stop latency), never behind A's whole loops.
