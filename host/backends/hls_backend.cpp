@@ -130,7 +130,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
           if (fabric::selfRaised()) {
             fabric::latency_probe::mark(fabric::latency_probe::Mark::TO_WORKER);
             if (!workerUrgent_) {
-              workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
+              workerUrgent_ = (workerTask_.load() != 0 && fabric::raiseTaskToUrgent(workerTask_.load()));
               workerUrgentCapped_ = workerUrgent_;
             }
           }
@@ -164,7 +164,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
         // Not for an injected fault, whose core may never stop.
         const bool workersStart = workerExecuting_ || startPending_ || continuePending_;
         if (workersStart && !workerUrgent_ && latchedFault_ == InjectedFault::NONE) {
-          workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
+          workerUrgent_ = (workerTask_.load() != 0 && fabric::raiseTaskToUrgent(workerTask_.load()));
         }
         if (workersStart && latchedFault_ == InjectedFault::NONE) workerUrgentCapped_ = false;
       }
@@ -288,6 +288,7 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
 }
 
 void HlsBackend::workerLoop() {
+  workerTask_.store(fabric::currentTask());
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return shutdown_ || startPending_ || continuePending_; });
@@ -320,7 +321,7 @@ void HlsBackend::workerLoop() {
         if (workerUrgentCapped_) {  // no stop request lifted the cap meanwhile
           workerUrgentCapped_ = false;
           workerUrgent_ = false;
-          fabric::restoreOrdinary(pthread_self());  // under the lock: a PREEMPT write cannot interleave
+          fabric::restoreTaskOrdinary(0);  // under the lock: a PREEMPT write cannot interleave
         }
         lock.unlock();
       }
@@ -335,7 +336,7 @@ void HlsBackend::workerLoop() {
       // lock could be descheduled with an urgent waiter blocked on it.
       workerUrgent_ = false;
       lock.unlock();
-      fabric::restoreOrdinary(pthread_self());
+      fabric::restoreTaskOrdinary(0);
       lock.lock();
     }
   }

@@ -133,6 +133,9 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   // request meanwhile lifts the cap (the start then ends within one
   // instruction).
   bool workerUrgentCapped_ = false;
+  // The worker's kernel id, for raising it (fabric::raiseTaskToUrgent); 0
+  // until it runs, and raising 0 would raise the caller: checked.
+  std::atomic<pid_t> workerTask_{0};
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;
   // The words the core samples as PREEMPT (host request or abort), and the

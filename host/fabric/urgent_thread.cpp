@@ -94,6 +94,23 @@ void restoreOrdinary(pthread_t thread) {
   pthread_setschedparam(thread, SCHED_OTHER, &ordinary);
 }
 
+pid_t currentTask() { return gettid(); }
+
+bool raiseTaskToUrgent(pid_t task) {
+  if (!urgentThreadsPermitted()) return false;
+  // Only an ordinary thread (see raiseToUrgent).
+  if (sched_getscheduler(task) != SCHED_OTHER) return false;
+  sched_param fifo{};
+  fifo.sched_priority = sched_get_priority_min(SCHED_FIFO);
+  return sched_setscheduler(task, SCHED_FIFO, &fifo) == 0;
+}
+
+void restoreTaskOrdinary(pid_t task) {
+  sched_param ordinary{};
+  ordinary.sched_priority = 0;
+  sched_setscheduler(task, SCHED_OTHER, &ordinary);
+}
+
 PiMutex::PiMutex() {
   pthread_mutexattr_t attributes;
   pthread_mutexattr_init(&attributes);
@@ -118,7 +135,7 @@ thread_local bool tSelfRaised = false;
 bool setPolicy(int policy) {
   sched_param param{};
   param.sched_priority = policy == SCHED_FIFO ? sched_get_priority_min(SCHED_FIFO) : 0;
-  return pthread_setschedparam(pthread_self(), policy, &param) == 0;
+  return sched_setscheduler(0, policy, &param) == 0;
 }
 
 }  // namespace
@@ -137,7 +154,7 @@ class Demoter {
     return *demoter;
   }
 
-  void add(pthread_t thread, std::chrono::steady_clock::time_point at) {
+  void add(pid_t thread, std::chrono::steady_clock::time_point at) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.push_back({thread, at});
@@ -146,24 +163,24 @@ class Demoter {
   }
 
   // True when the thread's window was open (it is still raised).
-  bool remove(pthread_t thread) {
+  bool remove(pid_t thread) {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = std::find_if(pending_.begin(), pending_.end(),
-                                 [thread](const Pending& p) { return pthread_equal(p.thread, thread) != 0; });
+                                 [thread](const Pending& p) { return p.thread == thread; });
     if (it == pending_.end()) return false;
     pending_.erase(it);
     return true;
   }
 
-  bool contains(pthread_t thread) {
+  bool contains(pid_t thread) {
     std::lock_guard<std::mutex> lock(mutex_);
     return std::any_of(pending_.begin(), pending_.end(),
-                       [thread](const Pending& p) { return pthread_equal(p.thread, thread) != 0; });
+                       [thread](const Pending& p) { return p.thread == thread; });
   }
 
  private:
   struct Pending {
-    pthread_t thread;
+    pid_t thread;  // kernel id
     std::chrono::steady_clock::time_point at;
   };
 
@@ -194,7 +211,7 @@ class Demoter {
       }
       // Still listed, so still alive (a thread that exits leaves the list
       // first) and still at the priority it raised itself to.
-      restoreOrdinary(first->thread);
+      restoreTaskOrdinary(first->thread);
       pending_.erase(first);
     }
   }
@@ -211,7 +228,7 @@ thread_local bool tHandOffPending = false;
 // A thread that exits with an open window leaves the demoter's list first.
 struct HandOffExitGuard {
   ~HandOffExitGuard() {
-    if (tHandOffPending) Demoter::instance().remove(pthread_self());
+    if (tHandOffPending) Demoter::instance().remove(currentTask());
   }
 };
 
@@ -220,7 +237,7 @@ struct HandOffExitGuard {
 bool takeOverHandOff() {
   if (!tHandOffPending) return false;
   tHandOffPending = false;
-  return Demoter::instance().remove(pthread_self());
+  return Demoter::instance().remove(currentTask());
 }
 
 }  // namespace
@@ -230,14 +247,14 @@ bool raiseSelf() {
     tSelfRaised = true;
     return true;
   }
-  const bool raised = raiseToUrgent(pthread_self());
+  const bool raised = raiseTaskToUrgent(0);
   if (raised) tSelfRaised = true;
   return raised;
 }
 
 void restoreSelf() {
   takeOverHandOff();
-  restoreOrdinary(pthread_self());
+  restoreTaskOrdinary(0);
   tSelfRaised = false;
 }
 
@@ -249,14 +266,14 @@ void restoreSelfAfterHandOff() {
   (void)guard;
   tSelfRaised = false;
   tHandOffPending = true;
-  Demoter::instance().add(pthread_self(), std::chrono::steady_clock::now() + kHandOffWindow);
+  Demoter::instance().add(currentTask(), std::chrono::steady_clock::now() + kHandOffWindow);
 }
 
 void restorePendingSelf() {
-  if (takeOverHandOff()) restoreOrdinary(pthread_self());
+  if (takeOverHandOff()) restoreTaskOrdinary(0);
 }
 
-bool selfHandOffPending() { return tHandOffPending && Demoter::instance().contains(pthread_self()); }
+bool selfHandOffPending() { return tHandOffPending && Demoter::instance().contains(currentTask()); }
 
 OrdinaryWhileWaiting::OrdinaryWhileWaiting() {
   if (tSelfRaised && sched_getscheduler(0) == SCHED_FIFO) dropped_ = setPolicy(SCHED_OTHER);

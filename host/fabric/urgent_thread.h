@@ -17,6 +17,7 @@
 #pragma once
 
 #include <pthread.h>
+#include <sys/types.h>
 
 #include <chrono>
 #include <string>
@@ -36,6 +37,16 @@ std::string urgentThreadsDescription();
 bool raiseToUrgent(pthread_t thread);
 // Back to SCHED_OTHER (its nice value is kept).
 void restoreOrdinary(pthread_t thread);
+
+// The same by kernel thread id (0: the calling thread), and what the
+// preemption path uses: a plain system call. glibc's pthread_*schedparam
+// take the target thread's descriptor lock, an ordinary lock, and a thread
+// that has just put itself back to SCHED_OTHER is rescheduled on the way
+// out of that call, holding its own lock until it gets a CPU again: a HIGH
+// thread raising it then blocked for milliseconds on a loaded host.
+pid_t currentTask();
+bool raiseTaskToUrgent(pid_t task);
+void restoreTaskOrdinary(pid_t task);
 
 // The calling thread raising itself, and undoing that: what UrgentScope
 // and UrgentExecution use. The thread remembers that it raised itself, so

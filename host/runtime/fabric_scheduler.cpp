@@ -35,14 +35,14 @@ Status FabricScheduler::acquire(Ticket& ticket) {
   });
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   if (ticket.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::SCHEDULER_LOCKED);
-  if (ticket.raiseThreadWhenNudged) ticket.thread = pthread_self();
+  if (ticket.raiseThreadWhenNudged) ticket.task = fabric::currentTask();
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();
   if (nudge_ && holder_ != nullptr && holder_ != &ticket && yieldDue(*holder_, Clock::now())) {
     // Under the lock: the holder cannot release meanwhile, so the raise is
     // always undone by its own release().
     if (holder_->raiseThreadWhenNudged && !holder_->urgent) {
-      holder_->urgent = fabric::raiseToUrgent(holder_->thread);
+      holder_->urgent = fabric::raiseTaskToUrgent(holder_->task);
     }
     fabric::latency_probe::mark(fabric::latency_probe::Mark::NUDGE);
     nudge_();
@@ -106,7 +106,7 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
   // After the lock and the grant: an ordinary thread can be descheduled for
   // milliseconds, which it must not spend holding the lock the next holder
   // needs. The thread that acquired (raiseThreadWhenNudged) releases.
-  if (dropUrgency) fabric::restoreOrdinary(ticket.thread);
+  if (dropUrgency) fabric::restoreTaskOrdinary(ticket.task);
 }
 
 FabricScheduler::Stats FabricScheduler::stats() const {

@@ -66,7 +66,7 @@ class FabricScheduler {
     // priority (fabric/urgent_thread.h) until it gives the core up: its
     // driver sees the stop and releases without waiting for a CPU behind
     // other work.
-    pthread_t thread{};
+    pid_t task = 0;  // its kernel id (fabric::currentTask)
     bool urgent = false;
   };
 
