@@ -233,11 +233,11 @@ void HlsBackend::wakeWaiter() {
 }
 
 fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
-  // wait_for adds the timeout to now(): keep a "forever" from overflowing.
+  // waitFor adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
-  finished_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  finished_.waitFor(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 

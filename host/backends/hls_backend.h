@@ -104,8 +104,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   const HlsBackendOptions options_;
 
   fabric::PiMutex mutex_;
-  std::condition_variable_any wake_;      // worker: a start, reset or shutdown
-  std::condition_variable_any finished_;  // waitDone and reset: the run ended
+  fabric::PiCondition wake_;      // worker: a start, reset or shutdown
+  fabric::PiCondition finished_;  // waitDone and reset: the run ended
   uint32_t regs_[kRegisterWords] = {};
   uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
   bool running_ = false;

@@ -127,6 +127,30 @@ void PiMutex::unlock() { pthread_mutex_unlock(&mutex_); }
 
 bool PiMutex::try_lock() { return pthread_mutex_trylock(&mutex_) == 0; }
 
+PiCondition::PiCondition() {
+  pthread_condattr_t attributes;
+  pthread_condattr_init(&attributes);
+  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);  // std::chrono::steady_clock's clock on Linux
+  pthread_cond_init(&cond_, &attributes);
+  pthread_condattr_destroy(&attributes);
+}
+
+PiCondition::~PiCondition() { pthread_cond_destroy(&cond_); }
+
+void PiCondition::notify_all() { pthread_cond_broadcast(&cond_); }
+
+void PiCondition::wait(std::unique_lock<PiMutex>& lock) { pthread_cond_wait(&cond_, lock.mutex()->native()); }
+
+bool PiCondition::waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until) {
+  const auto since = until.time_since_epoch();
+  if (since.count() < 0) return false;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
+  timespec at{};
+  at.tv_sec = static_cast<time_t>(seconds.count());
+  at.tv_nsec = static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count());
+  return pthread_cond_timedwait(&cond_, lock.mutex()->native(), &at) != ETIMEDOUT;
+}
+
 namespace {
 
 // Whether the calling thread raised itself (raiseSelf) and has not undone it.

@@ -60,7 +60,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
                     "other work or preempted)");
     }
     if (ticket.deadline) {
-      granted_.wait_until(lock, *ticket.deadline);
+      granted_.waitUntil(lock, *ticket.deadline);
     } else {
       granted_.wait(lock);
     }

@@ -124,7 +124,7 @@ class FabricScheduler {
   const SchedulerOptions options_;
   std::function<void()> nudge_;
   mutable fabric::PiMutex mutex_;
-  std::condition_variable_any granted_;
+  fabric::PiCondition granted_;
   std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)
   std::deque<uint64_t> ring_;          // clients with waiting steps, except the one whose turn it is
   Ticket* holder_ = nullptr;

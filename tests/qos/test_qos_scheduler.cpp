@@ -274,17 +274,20 @@ TEST(QosScheduler, AHighExecutionsWaiterIsRaisedThroughTheHandOffALowOnesIsNot) 
     Drain drain;
     auto execution = drain(prepared->executeAsync(counterInputs(8000000)));  // ~0.1 s
     std::atomic<int> after{-1};
+    std::atomic<pid_t> task{0};
     std::thread waiter([&] {
+      task = fabric::currentTask();
       const ExecutionResult& r = execution->wait();
       after = sched_getscheduler(0);
       EXPECT_TRUE(r.status.isOk()) << r.status.message();
     });
-    // Its policy while it is blocked in wait().
+    // Its policy while it is blocked in wait() (by kernel id: glibc's
+    // pthread_getschedparam caches the first answer).
     int policy = SCHED_OTHER;
-    sched_param param{};
     const auto until = Clock::now() + 5s;
     while (execution->state() != api::ExecutionState::DONE && Clock::now() < until) {
-      if (pthread_getschedparam(waiter.native_handle(), &policy, &param) == 0 && policy == SCHED_FIFO) break;
+      if (task.load() != 0) policy = sched_getscheduler(task.load());
+      if (policy == SCHED_FIFO) break;
       std::this_thread::sleep_for(100us);
     }
     waiter.join();
