@@ -10,6 +10,7 @@
 #include "fabric/device_memory.h"
 #include "fabric/soft_reset.h"
 #include "fabric/step_runner.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "nnfab_isa.h"
 
@@ -154,6 +155,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     Status acquired = scheduler_.acquire(ticket);
     waited += Clock::now() - queuedAt;
     if (!acquired.isOk()) return done(finalStatus(std::move(acquired)));
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::GRANTED);
     bool parked = false;
     // Gives the core up on every path out of this iteration.
     struct Hold {
@@ -176,9 +178,11 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
         return done(cpuMayRetry(std::move(status)));
       }
       loaded.emplace(std::move(load).value());
+      if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::LOADED);
     }
 
     auto report = loaded->run(*driver_, limits, resumed, profiled);
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_DONE);
     if (!report.isOk()) {
       Status status = std::move(report).takeStatus();
       if (isMissedDeadline(status)) return done(finalStatus(std::move(status)));

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cpu/control_flow.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "model/execution_observer.h"
 #include "model/trace_sink.h"
@@ -200,6 +201,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
                                       const ExecutionOptions& options) const {
   const Clock::time_point start = Clock::now();
   fabric::UrgentExecution urgent(options.priority == Priority::HIGH);
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::EXECUTION_RAISED);
   ExecutionResult result;
   if (options.deadline && start + minimumTime_ > *options.deadline) {
     result.status = Status(
@@ -239,6 +241,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
       out.data = *value.bytes;
       result.outputs.push_back(std::move(out));
     }
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::RESULT_BUILT);
     result.timing.onDeviceNs = nanosSince(start);
     result.timing.inDriverNs = result.timing.onDeviceNs;
   } catch (const std::bad_alloc&) {
@@ -430,6 +433,7 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
   std::vector<Value> outputs;
   const Clock::time_point started = run.options.trace != nullptr ? Clock::now() : Clock::time_point{};
   StepRun ran = engine_.run(program->value(), inputs, run.options, &outputs);
+  if (run.options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::STEP_DONE);
   run.waited += ran.waited;
   if (ran.status.isOk() && ran.trace && run.options.trace != nullptr) {
     // Placed after the time the step waited for the core (queued or parked).
