@@ -259,6 +259,22 @@ module nnfab_tensor_elem #(
   assign wl_lo = {1'b0, wleft[3:0]} - gn;
   assign wleft_in = {wl_lo[4] ? wleft[31:4] - 28'd1 : wleft[31:4], wl_lo[3:0]};
   assign dout_lo = dout - gn;
+  // The walk's index adds by carry select: the low 20 bits add while both
+  // candidates of the high 20 are formed, so no carry runs through all 40
+  // bits (with the muxes behind it the walk's loop was 18 cells).
+  function automatic [IW-1:0] add_cs(input [IW-1:0] a, input [31:0] b);
+    logic [20:0] lo;
+    logic [19:0] hi0, hi1;
+    lo = {1'b0, a[19:0]} + {1'b0, b[19:0]};
+    hi0 = a[IW-1:20] + {8'd0, b[31:20]};
+    hi1 = a[IW-1:20] + {8'd0, b[31:20]} + 20'd1;
+    add_cs = {lo[20] ? hi1 : hi0, lo[19:0]};
+  endfunction
+  function automatic [IW-5:0] inc36(input [IW-5:0] a);
+    logic [16:0] lo;
+    lo = {1'b0, a[15:0]} + 17'd1;
+    inc36 = {lo[16] ? a[IW-5:16] + 20'd1 : a[IW-5:16], lo[15:0]};
+  endfunction
   for (genvar g = 0; g < 3; g++) begin : g_walk
     logic [7:0] reach;  // only its beat part [7:4] matters
     /* verilator lint_off UNUSEDSIGNAL */
@@ -266,7 +282,9 @@ module nnfab_tensor_elem #(
     /* verilator lint_on UNUSEDSIGNAL */
     assign reach_word = reach[3:0];
     logic [IW-5:0] cur_hi1;
-    logic [4:0] cur_lo, ds_lo;
+    logic [3:0] cur_lo;
+    logic [4:0] ds_lo;
+    logic carry;
     logic [IW-1:0] step, row;
     logic [3:0] row_ws;
     // The beats from this group's to its row's last element's.
@@ -274,16 +292,22 @@ module nnfab_tensor_elem #(
     assign span[g] = !st1[g] ? 4'd1 : reach[7:4] > 4'(BURST - 2) ? 4'(BURST) : reach[7:4] + 4'd1;
     // The next index: in the row (wide: + gn, by carry select on the
     // precomputed high half), or the start of the next row.
-    assign cur_lo = {1'b0, cur[g][3:0]} + (st1[g] ? gn : 5'd0);
-    assign cur_hi1 = cur[g][IW-1:4] + 1'b1;
-    assign step = {cur_lo[4] ? cur_hi1 : cur[g][IW-1:4], cur_lo[3:0]};
-    assign row = r2 != 32'd0 ? p2[g] + {8'd0, stride[g][2]} :
-        r1 != 32'd0 ? p1[g] + {8'd0, stride[g][1]} : p0[g] + {8'd0, stride[g][0]};
-    assign nxt[g] = !rowend ? (wide ? step : cur[g] + {8'd0, stride[g][3]}) : row;
+    // The carry out of cur[3:0] + gn is read off the thermometer (gn > 15 -
+    // cur[3:0]) beside gn's bits instead of after their add, and ws moves
+    // by gn like cur's low bits (ws = bw + cur[3:0] mod 16 for a stride-1
+    // source): the walk's loop was 17 cells through gn, the add and the
+    // carry select.
+    assign carry = st1[g] && tg[4'd15 - cur[g][3:0]];
+    assign cur_lo = cur[g][3:0] + (st1[g] ? gn[3:0] : 4'd0);
+    assign cur_hi1 = inc36(cur[g][IW-1:4]);
+    assign step = {carry ? cur_hi1 : cur[g][IW-1:4], cur_lo};
+    assign row = r2 != 32'd0 ? add_cs(p2[g], stride[g][2]) :
+        r1 != 32'd0 ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
+    assign nxt[g] = !rowend ? (wide ? step : add_cs(cur[g], stride[g][3])) : row;
     // The word in its beat of the next group's first element, and the
     // distance to the beat's end (16 when the source is not stride-1).
     assign row_ws = bw[g] + row[3:0];
-    assign ws_in[g] = rowend ? row_ws : cur_lo[3:0] + bw[g];
+    assign ws_in[g] = rowend ? row_ws : ws[g] + (st1[g] ? gn[3:0] : 4'd0);
     assign ds_lo = ds[g] - gn;
     assign ds_in[g] = !st1[g] ? 5'd16 : rowend ? 5'd16 - {1'b0, row_ws} : ds_lo == 5'd0 ? 5'd16 : ds_lo;
   end
