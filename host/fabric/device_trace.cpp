@@ -1,6 +1,7 @@
 #include "fabric/device_trace.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "fabric/registers.h"
 #include "nnfab_isa.h"
@@ -29,6 +30,7 @@ void DeviceTrace::append(const DeviceTrace& later) {
 }
 
 void TraceReadout::addTo(RegisterBatch& batch) {
+  if (header_) return;  // the counters are in the area's header
   countAt_ = batch.read(isa::kRegTRACE_COUNT);
   droppedAt_ = batch.read(isa::kRegTRACE_DROPPED);
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
@@ -36,7 +38,33 @@ void TraceReadout::addTo(RegisterBatch& batch) {
   }
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, DeviceAddress area) const {
+DeviceTrace decodeTraceArea(const uint8_t* area, uint64_t bytes) {
+  DeviceTrace trace;
+  if (bytes < isa::kTRACE_HEADER_BYTES) return trace;
+  uint32_t w[isa::kTRACE_HEADER_BYTES / 4];
+  std::memcpy(w, area, sizeof(w));  // little-endian words, as the host's
+  const uint64_t held = (bytes - isa::kTRACE_HEADER_BYTES) / sizeof(uint64_t);
+  const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>({w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH, held}));
+  trace.dropped = w[isa::kTraceHdrDROPPED];
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
+    trace.classCycles[k] =
+        (uint64_t{w[isa::kTraceHdrCLASS_CYCLES + 2 * k + 1]} << 32) | w[isa::kTraceHdrCLASS_CYCLES + 2 * k];
+  }
+  trace.entries.resize(count);
+  std::memcpy(trace.entries.data(), area + isa::kTRACE_HEADER_BYTES, uint64_t{count} * sizeof(uint64_t));
+  return trace;
+}
+
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
+  if (header_) {
+    // Header and entries in one copy of the whole area (the count is in the
+    // header, so the copy cannot wait for it). Should the copy fail, the
+    // registers and the window still hold the same trace.
+    std::vector<uint8_t> area(kTraceAreaBytes);
+    if (backend.copyFromDevice(area.data(), area_, area.size())) return decodeTraceArea(area.data(), area.size());
+    return readDeviceTrace(backend);
+  }
+  const DeviceAddress area = area_;
   DeviceTrace trace;
   const uint32_t count = std::min<uint32_t>(batch.value(countAt_), isa::kTRACE_DEPTH);
   trace.dropped = batch.value(droppedAt_);
