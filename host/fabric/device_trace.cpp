@@ -38,31 +38,31 @@ void TraceReadout::addTo(RegisterBatch& batch) {
   }
 }
 
-DeviceTrace decodeTraceArea(const uint8_t* area, uint64_t bytes) {
-  DeviceTrace trace;
-  if (bytes < isa::kTRACE_HEADER_BYTES) return trace;
+uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace) {
   uint32_t w[isa::kTRACE_HEADER_BYTES / 4];
-  std::memcpy(w, area, sizeof(w));  // little-endian words, as the host's
-  const uint64_t held = (bytes - isa::kTRACE_HEADER_BYTES) / sizeof(uint64_t);
-  const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>({w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH, held}));
+  std::memcpy(w, header, sizeof(w));  // little-endian words, as the host's
   trace.dropped = w[isa::kTraceHdrDROPPED];
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
     trace.classCycles[k] =
         (uint64_t{w[isa::kTraceHdrCLASS_CYCLES + 2 * k + 1]} << 32) | w[isa::kTraceHdrCLASS_CYCLES + 2 * k];
   }
-  trace.entries.resize(count);
-  std::memcpy(trace.entries.data(), area + isa::kTRACE_HEADER_BYTES, uint64_t{count} * sizeof(uint64_t));
-  return trace;
+  return std::min<uint32_t>(w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH);
 }
 
 DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
   if (header_) {
-    // Header and entries in one copy of the whole area (the count is in the
-    // header, so the copy cannot wait for it). Should the copy fail, the
-    // registers and the window still hold the same trace.
-    std::vector<uint8_t> area(kTraceAreaBytes);
-    if (backend.copyFromDevice(area.data(), area_, area.size())) return decodeTraceArea(area.data(), area.size());
-    return readDeviceTrace(backend);
+    // Header and entries in one copy of the whole area into the entries'
+    // own buffer (the count is in the header, so the copy cannot wait for
+    // it), the header then cut off. Should the copy fail, the registers and
+    // the window still hold the same trace.
+    DeviceTrace trace;
+    std::vector<uint64_t>& words = trace.entries;
+    words.resize(kTraceAreaBytes / sizeof(uint64_t));
+    if (!backend.copyFromDevice(words.data(), area_, kTraceAreaBytes)) return readDeviceTrace(backend);
+    const uint32_t count = decodeTraceHeader(words.data(), trace);
+    words.erase(words.begin(), words.begin() + isa::kTraceHeaderWords64);
+    words.resize(count);
+    return trace;
   }
   const DeviceAddress area = area_;
   DeviceTrace trace;

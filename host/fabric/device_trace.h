@@ -62,9 +62,9 @@ class TraceReadout {
   std::array<size_t, isa::kNumTraceClasses> classAt_{};
 };
 
-// The trace of a header area (header + entries, kTraceAreaBytes at most)
-// as the core wrote it; `bytes` is how much of it the caller holds.
-DeviceTrace decodeTraceArea(const uint8_t* area, uint64_t bytes);
+// The counters of a trace area's header beat (TRACE_HEADER_BYTES, as the
+// core wrote it) into `trace`; returns TRACE_COUNT (at most TRACE_DEPTH).
+uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace);
 
 // Reads TRACE_COUNT, TRACE_DROPPED, CLASS_CYCLES_* and the ring's entries
 // (through the window) from a stopped core.
