@@ -427,12 +427,21 @@ MAIN:
   *trace.dropped = tr.dropped;
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) *trace.classCycles[k] = tr.classCycles[k];
   // The stop sequence's last part (docs/isa.md "Trace ring"): CYCLES is
-  // final above, the entries go to TRACE_ADDR before ap_done.
+  // final above; the header beat (FEATURE_TRACE_HEADER: the counters just
+  // written, also for an empty ring) and then the entries go to TRACE_ADDR
+  // before ap_done.
   if (tr.on && trace.mem != 0 && !softReset) {
+    uint64_t header[isa::kTraceHeaderWords64];
+    isa::traceHeader(header, tr.count, tr.dropped, tr.classCycles);
+  TRACE_HEADER:
+    for (uint32_t i = 0; i < isa::kTraceHeaderWords64; ++i) {
+#pragma HLS PIPELINE II=1
+      trace.mem[i] = header[i];
+    }
   TRACE_DUMP:
     for (uint32_t i = 0; i < tr.count; ++i) {
 #pragma HLS PIPELINE II=1
-      trace.mem[i] = tr.ring[i];
+      trace.mem[isa::kTraceHeaderWords64 + i] = tr.ring[i];
     }
   }
 }
@@ -454,7 +463,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=data bundle=data offset=slave depth=65536 max_read_burst_length=64 max_write_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=ctx bundle=data offset=slave depth=64
-#pragma HLS INTERFACE mode=m_axi port=trace_mem bundle=data offset=slave depth=256 max_write_burst_length=32
+#pragma HLS INTERFACE mode=m_axi port=trace_mem bundle=data offset=slave depth=264 max_write_burst_length=32
 #pragma HLS INTERFACE mode=m_axi port=srcb bundle=srcb offset=slave depth=65536 max_read_burst_length=64
 #pragma HLS INTERFACE mode=m_axi port=dst bundle=dst offset=slave depth=65536 max_write_burst_length=64
 #pragma HLS INTERFACE mode=s_axilite port=prog offset=0x10 bundle=control
@@ -528,7 +537,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kTRACE_RING_OFFSET == 0x800,
                 "the INTERFACE offsets above no longer match isa/isa.json");
   static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64 &&
-                    nnfab::isa::kTRACE_DEPTH == 256,
+                    nnfab::isa::kTRACE_DEPTH == 256 && nnfab::isa::kTRACE_HEADER_BYTES == 64,
                 "the m_axi depths above no longer match isa/isa.json");
   const nnfab::hls::TraceOutputs outputs = {
       trace, trace_count, trace_dropped,

@@ -21,9 +21,9 @@
 //   ctx           CONTEXT_BYTES / 4 words, read on MODE.RESUME, written on
 //                 PREEMPTED and SLICE_END
 //   preempt       the PREEMPT register, sampled at every instruction boundary
-//   trace_mem     TRACE_ADDR: the trace area the ring's entries are written
-//                 to when the core stops (MODE.TRACE; a null pointer, as
-//                 TRACE_ADDR 0: nothing is written)
+//   trace_mem     TRACE_ADDR: the trace area the header beat and the ring's
+//                 entries are written to when the core stops (MODE.TRACE; a
+//                 null pointer, as TRACE_ADDR 0: nothing is written)
 //   trace         TRACE_DEPTH entries of the trace ring (read window at
 //                 TRACE_RING_OFFSET), written with MODE.TRACE
 //   srcb, dst     the data region again, on their own m_axi bundles: an
@@ -47,23 +47,24 @@ namespace nnfab {
 namespace hls {
 
 // The FEATURES register of this core: it executes FLOAT32, CVT and FC, and
-// has the trace ring and class counters (MODE.TRACE), and writes the ring to
-// TRACE_ADDR when it stops.
-static constexpr uint32_t kCoreFeatures =
-    isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA;
+// has the trace ring and class counters (MODE.TRACE), and writes a header
+// beat with the counters and the ring to TRACE_ADDR when it stops.
+static constexpr uint32_t kCoreFeatures = isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE |
+                                          isa::kFEATURE_TRACE_DMA | isa::kFEATURE_TRACE_HEADER;
 
 // Where one start puts its trace (docs/isa.md "Trace ring"): the ring, TRACE_COUNT,
 // TRACE_DROPPED and CLASS_CYCLES_* in TraceClass order. All are zeroed at
 // every start and filled only with MODE.TRACE. With MODE.TRACE and a
-// non-null `mem` (TRACE_ADDR), the core also writes the ring's TRACE_COUNT
-// entries there when it stops, after CYCLES stopped counting (not when a
-// soft reset ended the start: the RTL abandons the write then).
+// non-null `mem` (TRACE_ADDR), the core also writes there when it stops,
+// after CYCLES stopped counting, the header beat (isa::traceHeader: the
+// counters) and after it the ring's TRACE_COUNT entries (not when a soft
+// reset ended the start: the RTL abandons the write then).
 struct TraceOutputs {
   uint64_t* ring;  // TRACE_DEPTH entries
   uint32_t* count;
   uint32_t* dropped;
   uint64_t* classCycles[isa::kNumTraceClasses];
-  uint64_t* mem;  // TRACE_ADDR's area (TRACE_DEPTH entries) or null
+  uint64_t* mem;  // TRACE_ADDR's area (header + TRACE_DEPTH entries) or null
 };
 
 // The same core with another memory latency in its cycle model (a device

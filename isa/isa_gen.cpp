@@ -218,6 +218,9 @@ std::string cppHeader(const json& isa) {
   h << "\n// Context area: word indices.\n";
   for (const auto& d : isa["context_words"])
     h << "static constexpr uint32_t kCtx" << d["name"].get<std::string>() << " = " << d["word"].get<int>() << "u;\n";
+  h << "\n// Trace area header (FEATURE_TRACE_HEADER): word indices.\n";
+  for (const auto& d : isa["trace_header_words"])
+    h << "static constexpr uint32_t kTraceHdr" << d["name"].get<std::string>() << " = " << d["word"].get<int>() << "u;\n";
 
   h << "\n// Cycle model parameters.\n";
   for (const auto& p : isa["cycle_model"]["parameters"])
@@ -336,6 +339,8 @@ std::string svh(const json& isa) {
     v << "localparam int NNFAB_DESC_" << d["name"].get<std::string>() << " = " << d["word"].get<int>() << ";\n";
   for (const auto& d : isa["context_words"])
     v << "localparam int NNFAB_CTX_" << d["name"].get<std::string>() << " = " << d["word"].get<int>() << ";\n";
+  for (const auto& d : isa["trace_header_words"])
+    v << "localparam int NNFAB_TRACE_HDR_" << d["name"].get<std::string>() << " = " << d["word"].get<int>() << ";\n";
   for (const auto& p : isa["cycle_model"]["parameters"])
     if (p["value"].is_number())
       v << "localparam int NNFAB_CYCLE_" << p["name"].get<std::string>() << " = " << p["value"].get<int>() << ";\n";
@@ -421,6 +426,14 @@ std::map<std::string, std::string> docTables(const json& isa) {
     s << "| " << w << (n > 1 ? "–" + std::to_string(w + n - 1) : "") << " | " << d["name"].get<std::string>() << " | " << esc(d["doc"]) << " |\n";
   }
   t["context"] = s.str();
+
+  s.str("");
+  s << "| Word | Name | Meaning |\n|---|---|---|\n";
+  for (const auto& d : isa["trace_header_words"]) {
+    const int w = d["word"], n = d["count"];
+    s << "| " << w << (n > 1 ? "–" + std::to_string(w + n - 1) : "") << " | " << d["name"].get<std::string>() << " | " << esc(d["doc"]) << " |\n";
+  }
+  t["trace_header"] = s.str();
 
   s.str("");
   s << "| Parameter | Value | Meaning |\n|---|---|---|\n";

@@ -55,5 +55,22 @@ inline uint64_t traceEntry(uint64_t cycle, uint32_t pc, bool taken, uint32_t bac
          (uint64_t{taken ? 1u : 0u} << kTraceTAKENLsb) | (uint64_t{backedge != 0 ? 1u : 0u} << kTraceBACKEDGELsb);
 }
 
+// The trace area's header beat (FEATURE_TRACE_HEADER, isa.json
+// trace_header_words) as TRACE_HEADER_BYTES / 8 little-endian 64-bit words:
+// what the HLS core and the hls backend write at TRACE_ADDR and the host
+// reads back instead of the trace registers. classCycles in TraceClass order.
+static constexpr uint32_t kTraceHeaderWords64 = kTRACE_HEADER_BYTES / 8u;
+inline void traceHeader(uint64_t out[kTraceHeaderWords64], uint32_t count, uint32_t dropped,
+                        const uint64_t classCycles[kNumTraceClasses]) {
+  uint32_t w[kTRACE_HEADER_BYTES / 4u] = {};
+  w[kTraceHdrCOUNT] = count;
+  w[kTraceHdrDROPPED] = dropped;
+  for (uint32_t k = 0; k < kNumTraceClasses; ++k) {
+    w[kTraceHdrCLASS_CYCLES + 2u * k] = static_cast<uint32_t>(classCycles[k]);
+    w[kTraceHdrCLASS_CYCLES + 2u * k + 1u] = static_cast<uint32_t>(classCycles[k] >> 32);
+  }
+  for (uint32_t i = 0; i < kTraceHeaderWords64; ++i) out[i] = (uint64_t{w[2u * i + 1u]} << 32) | w[2u * i];
+}
+
 }  // namespace isa
 }  // namespace nnfab

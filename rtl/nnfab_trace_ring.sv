@@ -17,9 +17,13 @@
 // (finish: it waits in S_FINISH while `hold`), after CYCLES stopped
 // counting, one 512-bit beat per cycle through the data port's single-beat
 // write queue, and releases the sequencer once every write is answered.
-// The RAM is eight banks of 32 entries (entry i in bank i % 8, row i / 8),
-// so a row is one beat: entry i lands at TRACE_ADDR + 8 i, and the last
-// beat enables only the bytes of the entries held.
+// The first beat is the header (FEATURE_TRACE_HEADER, isa.json
+// trace_header_words: TRACE_COUNT, TRACE_DROPPED and the class counters,
+// the rest 0) at TRACE_ADDR, written also for an empty ring; the entries
+// follow from TRACE_ADDR + TRACE_HEADER_BYTES. The RAM is eight banks of 32
+// entries (entry i in bank i % 8, row i / 8), so a row is one beat: entry i
+// lands at TRACE_ADDR + TRACE_HEADER_BYTES + 8 i, and the last beat enables
+// only the bytes of the entries held.
 `include "nnfab_isa.svh"
 
 module nnfab_trace_ring (
@@ -59,6 +63,7 @@ module nnfab_trace_ring (
   localparam int CLASSES = 5;
   localparam int BANKS = NNFAB_MEM_BEAT_BYTES / 8;  // entries per beat
   localparam int ROWS = DEPTH / BANKS;
+  localparam int AREA_BYTES = NNFAB_TRACE_HEADER_BYTES + DEPTH * 8;  // header beat + entries
 
   logic enable;
   logic ev_q;
@@ -72,15 +77,17 @@ module nnfab_trace_ring (
   assign we = ev_q && !full;
   assign count = {23'd0, fill};
 
-  // The dump's state: the row it writes next (0..ROWS), the latched
-  // TRACE_ADDR, and whether this start's dump is done.
-  logic [5:0] row;
+  // The dump's state: the header beat still to write, the row it writes
+  // next (0..ROWS), the beat's slot in the area (header 0, row r at r + 1),
+  // the latched TRACE_ADDR, and whether this start's dump is done.
+  logic hdr;
+  logic [5:0] row, slot;
   logic [63:0] base;
   logic base_ok, dumped;
   logic [51:0] base_hi_p1;  // base[63:12] + 1: rows past a 4 KiB page boundary
   logic [26:0] base_mid_p1;  // its low half first (two short carry chains)
   logic more;
-  assign more = {row, 3'd0} < fill;
+  assign more = hdr || {row, 3'd0} < fill;
   assign hold = enable && base_ok && !dumped;
 
   // Eight banks: one row of all of them is one beat. The window and the
@@ -97,18 +104,30 @@ module nnfab_trace_ring (
         if (we && fill[2:0] == K) mem[fill[7:3]] <= word_q;
       end
       assign beat[k*64+:64] = mem[row_sel];
-      // Only the bytes of the entries held: entry 8 row + k.
-      assign sq_strb[k*8+:8] = {8{{row, K} < fill}};
+      // The header's 64 bytes, then only the bytes of the entries held:
+      // entry 8 row + k.
+      assign sq_strb[k*8+:8] = {8{hdr || {row, K} < fill}};
     end
   endgenerate
   assign rd_entry = beat[{rd_index[2:0], 6'd0}+:64];
 
-  // Beat address TRACE_ADDR + 64 row: a 7-bit sum, the page above it from
+  // Beat address TRACE_ADDR + 64 slot: a 7-bit sum, the page above it from
   // base or base + 1 (computed while the program runs): no long carry here.
   logic [6:0] lo_sum;
-  assign lo_sum = {1'b0, base[11:6]} + {1'b0, row};
+  assign lo_sum = {1'b0, base[11:6]} + {1'b0, slot};
   assign sq_addr = {lo_sum[6] ? base_hi_p1 : base[63:12], lo_sum[5:0], 6'd0};
-  assign sq_data = beat;
+
+  // The header beat: the counters the host would read as registers, at the
+  // word indices of isa.json trace_header_words (the rest 0). They no
+  // longer change once the sequencer is in S_FINISH.
+  logic [511:0] header;
+  always_comb begin
+    header = '0;
+    header[NNFAB_TRACE_HDR_COUNT*32+:32] = count;
+    header[NNFAB_TRACE_HDR_DROPPED*32+:32] = dropped;
+    header[NNFAB_TRACE_HDR_CLASS_CYCLES*32+:320] = class_cycles;
+  end
+  assign sq_data = hdr ? header : beat;
   assign sq_push = dumping && more && !sq_full;
 
   // A 64-bit counter in two 32-bit halves (as the sequencer's CYCLES): no
@@ -151,14 +170,22 @@ module nnfab_trace_ring (
       base <= '0;
       dumping <= 1'b0;
       dumped <= 1'b0;
+      hdr <= 1'b0;
       row <= '0;
+      slot <= '0;
     end else if (start) begin
       base <= trace_addr;
       dumping <= 1'b0;
       dumped <= 1'b0;
+      hdr <= 1'b1;
       row <= '0;
+      slot <= '0;
     end else if (dumping) begin
-      if (sq_push) row <= row + 6'd1;
+      if (sq_push) begin
+        hdr <= 1'b0;
+        if (!hdr) row <= row + 6'd1;
+        slot <= slot + 6'd1;
+      end
       // Every beat queued: done once the last write is answered.
       if (!more && writes_idle) begin
         dumping <= 1'b0;
@@ -201,11 +228,13 @@ module nnfab_trace_ring (
       if (a_full) assert (full && fill == a_fill) else $error("trace ring: a full ring changed before a start");
       if (!enable) assert (fill == 9'd0 && dropped == 32'd0 && class_cycles == '0)
         else $error("trace ring: recorded without MODE.TRACE");
-      // The dump: only while the sequencer waits in S_FINISH, only the
-      // rows of entries held, only inside the TRACE_DEPTH * 8-byte area.
+      // The dump: only while the sequencer waits in S_FINISH, the header
+      // first, then only the rows of entries held, only inside the
+      // TRACE_HEADER_BYTES + TRACE_DEPTH * 8-byte area.
       if (dumping) assert (finish) else $error("trace ring: dumping outside the sequencer's S_FINISH");
       if (sq_push)
-        assert (hold && sq_strb[7:0] == 8'hFF && row < 6'(DEPTH / BANKS) && sq_addr - base < 64'(DEPTH * 8))
+        assert (hold && sq_strb[7:0] == 8'hFF && row < 6'(DEPTH / BANKS) && slot == row + {5'd0, !hdr} &&
+                sq_addr - base == {52'd0, slot, 6'd0} && sq_addr - base < 64'(AREA_BYTES))
         else $error("trace ring: a dump beat outside the trace area or of no entry");
     end
   end

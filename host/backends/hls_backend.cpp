@@ -358,15 +358,21 @@ void HlsBackend::appendTrace(const uint64_t* ring, uint32_t count, uint32_t drop
 }
 
 // The last part of a host-visible stop (docs/isa.md "Trace ring"): the
-// start's ring, joined over its internal slices, to TRACE_ADDR, as the core
-// writes its own ring when one call is the whole start (the slices get no
-// area). Not after a soft reset; an area outside device memory is not
+// header beat with the start's counters and the start's ring, joined over
+// its internal slices, to TRACE_ADDR, as the core writes its own when one
+// call is the whole start (the slices get no area). The header also for an
+// empty ring. Not after a soft reset; an area outside device memory is not
 // written (the RTL does not report an error response to these writes).
 void HlsBackend::writeTrace(uint32_t mode, uint64_t traceAddr, const Stop& stop) {
   if ((mode & isa::kMODE_TRACE) == 0 || traceAddr == 0 || traceAddr % isa::kMEM_BEAT_BYTES != 0) return;
-  if (stop.status == isa::kStatusIDLE || trace_.count == 0) return;
-  uint8_t* area = memory_.map(traceAddr, uint64_t{trace_.count} * sizeof(uint64_t), sizeof(uint64_t));
-  if (area != nullptr) std::memcpy(area, trace_.ring, uint64_t{trace_.count} * sizeof(uint64_t));
+  if (stop.status == isa::kStatusIDLE) return;
+  const uint64_t bytes = isa::kTRACE_HEADER_BYTES + uint64_t{trace_.count} * sizeof(uint64_t);
+  uint8_t* area = memory_.map(traceAddr, bytes, sizeof(uint64_t));
+  if (area == nullptr) return;
+  uint64_t header[isa::kTraceHeaderWords64];
+  isa::traceHeader(header, trace_.count, trace_.dropped, trace_.classCycles);
+  std::memcpy(area, header, isa::kTRACE_HEADER_BYTES);
+  std::memcpy(area + isa::kTRACE_HEADER_BYTES, trace_.ring, uint64_t{trace_.count} * sizeof(uint64_t));
 }
 
 bool HlsBackend::waitForAbort() {

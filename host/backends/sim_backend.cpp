@@ -107,8 +107,13 @@ void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t val
   if (!inWindow(offset)) return;
   // IGNORE_PREEMPT hides preemption requests; a soft reset still arrives.
   if (offset == isa::kRegPREEMPT && fault == SimFault::IGNORE_PREEMPT && value != isa::kSOFT_RESET_KEY) return;
-  if (offset >= kConfigFirst && offset < kConfigEnd) {
-    uint32_t& held = config_[(offset - kConfigFirst) / sizeof(uint32_t)];
+  uint32_t* heldAt = nullptr;
+  if (offset >= kConfigFirst && offset < kConfigEnd) heldAt = &config_[(offset - kConfigFirst) / sizeof(uint32_t)];
+  if (offset == isa::kRegTRACE_ADDR || offset == isa::kRegTRACE_ADDR + 4) {
+    heldAt = &traceAddr_[(offset - isa::kRegTRACE_ADDR) / sizeof(uint32_t)];
+  }
+  if (heldAt != nullptr) {
+    uint32_t& held = *heldAt;
     if (held == value) {
       ++skippedWrites_;
       return;
@@ -193,6 +198,7 @@ void SimBackend::reset() {
   onWorker([this](sim::SimHarness& h) {
     h.reset();
     config_.fill(0);  // the slave's reset values
+    traceAddr_.fill(0);
   });
   std::lock_guard<std::mutex> lock(mutex_);
   done_ = false;

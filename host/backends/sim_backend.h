@@ -113,6 +113,9 @@ class SimBackend final : public fabric::HostMemoryBackend {
   static constexpr uint32_t kConfigFirst = isa::kRegPROG_ADDR;
   static constexpr uint32_t kConfigEnd = isa::kRegEXEC_BUDGET + 8;
   std::array<uint32_t, (kConfigEnd - kConfigFirst) / 4> config_{};
+  // TRACE_ADDR likewise (plain storage, kept across starts and soft resets):
+  // a profiled run writes it before every start.
+  std::array<uint32_t, 2> traceAddr_{};
   std::atomic<uint64_t> skippedWrites_{0};
 
   const SimBackendOptions options_;

@@ -118,6 +118,9 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   // then). TRACE_ADDR outlives the run, so a traced run always sets it.
   const bool traceDma = trace && (features() & isa::kFEATURE_TRACE_DMA) != 0;
   const DeviceAddress traceArea = traceDma ? program.traceArea : 0;
+  // ... and with FEATURE_TRACE_HEADER the counters before the entries: the
+  // readout is then one copy of the area and no trace register.
+  const bool traceHeader = traceDma && traceArea != 0 && (features() & isa::kFEATURE_TRACE_HEADER) != 0;
   if (traceDma) setup.write64(isa::kRegTRACE_ADDR, traceArea);
   setup.write(isa::kRegMODE, (program.resume ? isa::kModeResume : 0u) | (trace ? isa::kMODE_TRACE : 0u));
   setup.write(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
@@ -227,7 +230,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   // The core clears PREEMPT when it stops; a core whose PREEMPT is a plain
   // input (the synthesized HLS kernel) needs the host to.
   finish.write(isa::kRegPREEMPT, 0);
-  TraceReadout traceReadout;  // a profiled start's counters come in the same batch
+  TraceReadout traceReadout(traceArea, traceHeader);  // without a header, its counters come in this batch
   if (trace) traceReadout.addTo(finish);
   finish.run(backend_);
   report.coreStatus = finish.value(statusAt);
@@ -236,7 +239,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   report.cycles = finish.value64(cyclesAt);
   report.iterations = finish.value64(iterationsAt);
   report.instret = finish.value64(instretAt);
-  if (trace) report.trace = traceReadout.finish(finish, backend_, traceArea);
+  if (trace) report.trace = traceReadout.finish(finish, backend_);
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {

@@ -1,6 +1,7 @@
 #include "fabric/device_trace.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "fabric/registers.h"
 #include "nnfab_isa.h"
@@ -29,6 +30,7 @@ void DeviceTrace::append(const DeviceTrace& later) {
 }
 
 void TraceReadout::addTo(RegisterBatch& batch) {
+  if (header_) return;  // the counters are in the area's header
   countAt_ = batch.read(isa::kRegTRACE_COUNT);
   droppedAt_ = batch.read(isa::kRegTRACE_DROPPED);
   for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
@@ -36,7 +38,33 @@ void TraceReadout::addTo(RegisterBatch& batch) {
   }
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, DeviceAddress area) const {
+uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace) {
+  uint32_t w[isa::kTRACE_HEADER_BYTES / 4];
+  std::memcpy(w, header, sizeof(w));  // little-endian words, as the host's
+  trace.dropped = w[isa::kTraceHdrDROPPED];
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
+    trace.classCycles[k] =
+        (uint64_t{w[isa::kTraceHdrCLASS_CYCLES + 2 * k + 1]} << 32) | w[isa::kTraceHdrCLASS_CYCLES + 2 * k];
+  }
+  return std::min<uint32_t>(w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH);
+}
+
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
+  if (header_) {
+    // Header and entries in one copy of the whole area into the entries'
+    // own buffer (the count is in the header, so the copy cannot wait for
+    // it), the header then cut off. Should the copy fail, the registers and
+    // the window still hold the same trace.
+    DeviceTrace trace;
+    std::vector<uint64_t>& words = trace.entries;
+    words.resize(kTraceAreaBytes / sizeof(uint64_t));
+    if (!backend.copyFromDevice(words.data(), area_, kTraceAreaBytes)) return readDeviceTrace(backend);
+    const uint32_t count = decodeTraceHeader(words.data(), trace);
+    words.erase(words.begin(), words.begin() + isa::kTraceHeaderWords64);
+    words.resize(count);
+    return trace;
+  }
+  const DeviceAddress area = area_;
   DeviceTrace trace;
   const uint32_t count = std::min<uint32_t>(batch.value(countAt_), isa::kTRACE_DEPTH);
   trace.dropped = batch.value(droppedAt_);

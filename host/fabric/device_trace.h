@@ -15,8 +15,11 @@
 namespace nnfab::fabric {
 
 // The trace area a profiled start's ring is written to when the core can
-// (FEATURES.FEATURE_TRACE_DMA, TRACE_ADDR): TRACE_DEPTH entries of 8 bytes.
-inline constexpr uint64_t kTraceAreaBytes = uint64_t{isa::kTRACE_DEPTH} * sizeof(uint64_t);
+// (FEATURES.FEATURE_TRACE_DMA, TRACE_ADDR): the header beat (a core with
+// FEATURE_TRACE_HEADER writes it; one without leaves those bytes alone and
+// puts its entries at the area's start) and TRACE_DEPTH entries of 8 bytes.
+inline constexpr uint64_t kTraceAreaBytes =
+    uint64_t{isa::kTRACE_HEADER_BYTES} + uint64_t{isa::kTRACE_DEPTH} * sizeof(uint64_t);
 
 struct TraceEntry {
   uint64_t cycle = 0;  // CYCLES when the branch issued (48 bits)
@@ -36,22 +39,32 @@ struct DeviceTrace {
   void append(const DeviceTrace& later);
 };
 
-// Reading a stopped core's trace: TRACE_COUNT, TRACE_DROPPED and
-// CLASS_CYCLES_* go into a register batch the caller runs anyway
-// (CoreDriver's batch at the stop), then finish() reads the TRACE_COUNT
-// entries: with a trace area (the core wrote them to TRACE_ADDR before
-// AP_DONE) in one copyFromDevice, else (area 0: a core without
-// FEATURE_TRACE_DMA) through the control slave's window in one more
-// accessRegisters call.
+// Reading a stopped core's trace. With a header (FEATURE_TRACE_HEADER: the
+// core wrote the counters and the entries to the area before AP_DONE),
+// finish() reads the whole area in one copyFromDevice and no register.
+// Without: TRACE_COUNT, TRACE_DROPPED and CLASS_CYCLES_* go into a register
+// batch the caller runs anyway (CoreDriver's batch at the stop), then
+// finish() reads the TRACE_COUNT entries: with a trace area
+// (FEATURE_TRACE_DMA) in one copyFromDevice, else (area 0) through the
+// control slave's window in one more accessRegisters call.
 class TraceReadout {
  public:
-  void addTo(RegisterBatch& batch);
-  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend, DeviceAddress area = 0) const;
+  // area: TRACE_ADDR of the start (0: none); header: the core writes the
+  // header beat there (FEATURE_TRACE_HEADER; needs an area).
+  explicit TraceReadout(DeviceAddress area = 0, bool header = false) : area_(area), header_(header && area != 0) {}
+  void addTo(RegisterBatch& batch);  // nothing to add with a header
+  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend) const;
 
  private:
+  DeviceAddress area_ = 0;
+  bool header_ = false;
   size_t countAt_ = 0, droppedAt_ = 0;
   std::array<size_t, isa::kNumTraceClasses> classAt_{};
 };
+
+// The counters of a trace area's header beat (TRACE_HEADER_BYTES, as the
+// core wrote it) into `trace`; returns TRACE_COUNT (at most TRACE_DEPTH).
+uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace);
 
 // Reads TRACE_COUNT, TRACE_DROPPED, CLASS_CYCLES_* and the ring's entries
 // (through the window) from a stopped core.

@@ -113,7 +113,8 @@ TEST(Registers, ReadOnlyRegistersIgnoreWritesAndArgumentsReadBack) {
   // The map's former gap is FEATURES: the HLS core executes FLOAT32 and FC,
   // has the trace ring and writes it to TRACE_ADDR.
   EXPECT_EQ(b.readRegister(isa::kRegFEATURES),
-            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
+            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA |
+                isa::kFEATURE_TRACE_HEADER);
   EXPECT_EQ(b.readRegister(0x200), 0u);  // outside the window
   b.writeRegister(0x200, 1);
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "fabric/insn.h"
@@ -47,7 +48,8 @@ TEST(HlsTopFunction, SliceSavesTheContextTableAndResumeContinues) {
   EXPECT_EQ(t.id, isa::kCORE_ID);
   EXPECT_EQ(t.version, isa::kIsaVersion);
   // FLOAT32, FC, the trace ring and its write to TRACE_ADDR
-  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
+  EXPECT_EQ(t.features, isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA |
+                isa::kFEATURE_TRACE_HEADER);
   EXPECT_EQ(t.instret, 5u);
   EXPECT_EQ(t.iterations, 1u);
   EXPECT_EQ(t.watchdog, (1u << 31) | 2u);  // armed, two WDARMs
@@ -142,20 +144,39 @@ TEST(HlsTopFunction, TheStopWritesTheRingToTraceAddr) {
     return std::vector<uint64_t>{in::li(1, 0), in::li(2, n), in::li(3, 1), in::brcmp(isa::kFnGE, 1, 2, 6),
                                  in::alu(isa::kFnADD, 1, 1, 3), in::brcmp(isa::kFnLT, 1, 2, 4, true), in::halt()};
   };
-  std::vector<uint64_t> area(isa::kTRACE_DEPTH + 8, kPattern);
-  t.traceMem = area.data();
-  for (int32_t n : {-1, 0, 12, 300}) {  // -1: no branch at all, an empty ring
+  // The area (header beat, then TRACE_DEPTH entries) with 8 guard words
+  // on either side.
+  constexpr uint32_t kGuard = 8, kHeader = isa::kTRACE_HEADER_BYTES / 8;
+  std::vector<uint64_t> area(kGuard + kHeader + isa::kTRACE_DEPTH + kGuard, kPattern);
+  t.traceMem = area.data() + kGuard;
+  for (int32_t n : {-1, 0, 12, 300}) {  // -1: no branch at all, an empty ring; 300: a full ring
     std::fill(area.begin(), area.end(), kPattern);
     t.prog = n < 0 ? std::vector<uint64_t>{in::halt()} : loop(n);
     t.call(isa::kMODE_TRACE, 0);
     ASSERT_EQ(t.status, isa::kStatusDONE);
     const uint32_t expected = n < 0 ? 0u : std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH);
     ASSERT_EQ(t.traceCount, expected) << n;
+    EXPECT_EQ(t.traceDropped, n == 300 ? 301u - isa::kTRACE_DEPTH : 0u) << n;
+    // The header beat: the registers' values at the word indices of
+    // isa.json trace_header_words, the rest 0 (written for an empty ring too).
+    uint32_t header[isa::kTRACE_HEADER_BYTES / 4];
+    std::memcpy(header, area.data() + kGuard, sizeof(header));
+    EXPECT_EQ(header[isa::kTraceHdrCOUNT], t.traceCount) << n;
+    EXPECT_EQ(header[isa::kTraceHdrDROPPED], t.traceDropped) << n;
+    uint64_t classSum = 0;
+    for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
+      EXPECT_EQ(header[isa::kTraceHdrCLASS_CYCLES + 2 * k], static_cast<uint32_t>(t.classCycles[k])) << n;
+      EXPECT_EQ(header[isa::kTraceHdrCLASS_CYCLES + 2 * k + 1], static_cast<uint32_t>(t.classCycles[k] >> 32)) << n;
+      classSum += t.classCycles[k];
+    }
+    EXPECT_GT(classSum, 0u) << n;
+    for (uint32_t w = isa::kTraceHdrZERO; w < isa::kTRACE_HEADER_BYTES / 4; ++w) EXPECT_EQ(header[w], 0u) << n;
     for (uint32_t i = 0; i < area.size(); ++i) {
-      if (i < t.traceCount) {
-        EXPECT_EQ(area[i], t.trace[i]) << "n " << n << " entry " << i;
+      if (i >= kGuard && i < kGuard + kHeader) continue;  // the header, above
+      if (i >= kGuard + kHeader && i - kGuard - kHeader < t.traceCount) {
+        EXPECT_EQ(area[i], t.trace[i - kGuard - kHeader]) << "n " << n << " entry " << i - kGuard - kHeader;
       } else {
-        EXPECT_EQ(area[i], kPattern) << "n " << n << ": word " << i << " past TRACE_COUNT was written";
+        EXPECT_EQ(area[i], kPattern) << "n " << n << ": word " << i << " outside the header and entries was written";
       }
     }
   }

@@ -91,7 +91,8 @@ TEST(SimFloat, CoreReportsFloat32AndFc) {
   SimBackend backend(smallSim());
   EXPECT_EQ(backend.readRegister(isa::kRegFEATURES), isa::kRtlFeatures);
   EXPECT_EQ(isa::kRtlFeatures,
-            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA);
+            isa::kFEATURE_FLOAT32 | isa::kFEATURE_FC | isa::kFEATURE_TRACE | isa::kFEATURE_TRACE_DMA |
+                isa::kFEATURE_TRACE_HEADER);
 }
 
 TEST(SimFloat, ElementwiseFunctionsOnEveryPairOfEdgeValuesMatchTheHlsCore) {

@@ -1,4 +1,5 @@
 // First light: registers through AXI4-Lite, the counter loop of docs/isa.md.
+#include "fabric/registers.h"
 #include "sim/sim_test_util.h"
 
 namespace nnfab::fabric::test {
@@ -30,6 +31,11 @@ TEST(SimSmoke, ConfigurationWritesThatChangeNothingAreSkipped) {
   EXPECT_EQ(backend.readRegister(isa::kRegINSN_LIMIT), 77u);
   EXPECT_GT(cyclesOf(isa::kRegLOOP_BUDGET + 4, 5), 0u);  // a high word is its own register word
   EXPECT_EQ(backend.readRegister(isa::kRegLOOP_BUDGET + 4), 5u);
+  // TRACE_ADDR (outside the block, written before every profiled start) too.
+  EXPECT_GT(cyclesOf(isa::kRegTRACE_ADDR, 0x4000), 0u);
+  EXPECT_EQ(cyclesOf(isa::kRegTRACE_ADDR, 0x4000), 0u);
+  EXPECT_EQ(cyclesOf(isa::kRegTRACE_ADDR + 4, 0), 0u);
+  EXPECT_EQ(readRegister64(backend, isa::kRegTRACE_ADDR), 0x4000u);
   // PREEMPT (cleared by the core) and the handshake are never skipped.
   EXPECT_GT(cyclesOf(isa::kRegPREEMPT, 0), 0u);
   EXPECT_GT(cyclesOf(isa::kRegPREEMPT, 0), 0u);
@@ -37,6 +43,9 @@ TEST(SimSmoke, ConfigurationWritesThatChangeNothingAreSkipped) {
   EXPECT_EQ(backend.readRegister(isa::kRegINSN_LIMIT), 0u);
   EXPECT_GT(cyclesOf(isa::kRegINSN_LIMIT, 77), 0u);  // after reset it holds 0 again
   EXPECT_EQ(backend.readRegister(isa::kRegINSN_LIMIT), 77u);
+  EXPECT_EQ(readRegister64(backend, isa::kRegTRACE_ADDR), 0u);
+  EXPECT_GT(cyclesOf(isa::kRegTRACE_ADDR, 0x4000), 0u);
+  EXPECT_EQ(readRegister64(backend, isa::kRegTRACE_ADDR), 0x4000u);
 }
 
 TEST(SimSmoke, CounterLoop) {

@@ -272,21 +272,36 @@ Dumped runDumped(FabricBackend& backend, const Asm& a, DumpCounter* counter = nu
   return d;
 }
 
-// The entries in the area, the window's and the report's alike; every
-// other byte of the arena as it was.
+// The header beat and the entries after it in the area; the header's
+// counters, the registers' (the window's read) and the report's alike, and
+// the same for the entries; every other byte of the arena as it was.
 void expectDump(const Dumped& d, size_t entries, const std::string& what) {
   EXPECT_EQ(d.report.coreStatus, isa::kStatusDONE) << what << ": " << d.report.status.message();
   ASSERT_TRUE(d.report.trace.has_value()) << what;
   ASSERT_EQ(d.report.trace->entries.size(), entries) << what;
   EXPECT_EQ(d.window.entries, d.report.trace->entries) << what << ": the window and the area differ";
-  const uint64_t end = d.areaAt + entries * 8;
+  EXPECT_EQ(d.window.dropped, d.report.trace->dropped) << what << ": TRACE_DROPPED and the header differ";
+  EXPECT_EQ(d.window.classCycles, d.report.trace->classCycles) << what << ": CLASS_CYCLES_* and the header differ";
+  const uint64_t end = d.areaAt + isa::kTRACE_HEADER_BYTES + entries * 8;
+  ASSERT_LE(end - d.areaAt, kTraceAreaBytes) << what;
   for (uint64_t i = 0; i < d.arena.size(); ++i) {
     if (i >= d.areaAt && i < end) continue;
     ASSERT_EQ(d.arena[i], kFill) << what << ": byte " << i << " outside the trace area (" << d.areaAt << ".."
                                  << end << ") was written";
   }
+  // The header word by word (isa.json trace_header_words).
+  uint32_t header[isa::kTRACE_HEADER_BYTES / 4];
+  std::memcpy(header, d.arena.data() + d.areaAt, sizeof(header));
+  EXPECT_EQ(header[isa::kTraceHdrCOUNT], entries) << what;
+  EXPECT_EQ(header[isa::kTraceHdrDROPPED], d.window.dropped) << what;
+  for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
+    const uint64_t cycles = (uint64_t{header[isa::kTraceHdrCLASS_CYCLES + 2 * k + 1]} << 32) |
+                            header[isa::kTraceHdrCLASS_CYCLES + 2 * k];
+    EXPECT_EQ(cycles, d.window.classCycles[k]) << what << ": class " << k;
+  }
+  for (uint32_t w = isa::kTraceHdrZERO; w < isa::kTRACE_HEADER_BYTES / 4; ++w) EXPECT_EQ(header[w], 0u) << what;
   std::vector<uint64_t> inArea(entries);
-  if (entries != 0) std::memcpy(inArea.data(), d.arena.data() + d.areaAt, entries * 8);
+  if (entries != 0) std::memcpy(inArea.data(), d.arena.data() + d.areaAt + isa::kTRACE_HEADER_BYTES, entries * 8);
   EXPECT_EQ(inArea, d.report.trace->entries) << what;
 }
 
@@ -300,9 +315,9 @@ TEST(SimTrace, TheStopWritesTheRingToTraceAddrAndNothingElse) {
   Asm noBranch;
   noBranch.emit(insn::halt());
   const Case cases[] = {
-      {"empty ring", noBranch, 0, 0},
-      {"101 entries", counterLoop(100), 101, 13},  // 12 full beats and one of 5 entries
-      {"full ring", counterLoop(300), isa::kTRACE_DEPTH, 32},
+      {"empty ring", noBranch, 0, 1},              // the header alone
+      {"101 entries", counterLoop(100), 101, 14},  // the header, 12 full beats and one of 5 entries
+      {"full ring", counterLoop(300), isa::kTRACE_DEPTH, 33},
   };
   backends::HlsBackend hls;
   auto counter = std::make_shared<DumpCounter>(0, 0);
@@ -317,16 +332,21 @@ TEST(SimTrace, TheStopWritesTheRingToTraceAddrAndNothingElse) {
     EXPECT_EQ(counter->beats.load(), c.beats) << c.what << ": write beats of the dump";
     EXPECT_EQ(r.arena, h.arena) << c.what << ": the RTL and the HLS core wrote different bytes";
     EXPECT_EQ(r.report.cycles, h.report.cycles) << c.what;
+    EXPECT_EQ(r.report.trace->classCycles, h.report.trace->classCycles) << c.what;
+    if (c.entries == isa::kTRACE_DEPTH) {
+      EXPECT_GT(r.report.trace->dropped, 0u) << c.what;
+    }
   }
 }
 
-// What the dump costs a stop: a beat per cycle, a few cycles to start and
-// to await the last response, nothing counted in CYCLES.
+// What the dump costs a stop: a beat per cycle (the header and the entries'),
+// a few cycles to start and to await the last response, nothing counted in
+// CYCLES.
 TEST(SimTrace, TheDumpTakesAboutABeatPerCycleAfterCyclesStopped) {
   SimBackend sim(smallSim());
   for (int32_t n : {100, 300}) {
     const Asm a = counterLoop(n);
-    const uint32_t beats = (std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH) + 7) / 8;
+    const uint32_t beats = 1 + (std::min<uint32_t>(static_cast<uint32_t>(n) + 1, isa::kTRACE_DEPTH) + 7) / 8;
     const Outcome off = runTraced(sim, a, 256, false);
     const backends::SimRunEvents offAt = sim.lastRunEvents();
     const Outcome on = runTraced(sim, a, 256, true);
@@ -460,7 +480,7 @@ TEST(SimTrace, ASoftResetDuringTheDumpCompletes) {
   ASSERT_GT(counter->beats.load(), 0u) << "the dump never started";
   ASSERT_EQ(sim.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, 0u) << "the dump was over before the reset";
   ASSERT_TRUE(softReset(sim, std::chrono::seconds(10)));
-  EXPECT_LT(counter->beats.load(), 32u) << "the whole dump went out: the reset did not stop it";
+  EXPECT_LT(counter->beats.load(), 33u) << "the whole dump went out: the reset did not stop it";
   const uint32_t ctrl = sim.readRegister(isa::kRegAP_CTRL);
   EXPECT_EQ(ctrl & isa::kAP_DONE, 0u);
   EXPECT_NE(ctrl & isa::kAP_IDLE, 0u);
@@ -475,7 +495,7 @@ TEST(SimTrace, ASoftResetDuringTheDumpCompletes) {
   // The device runs again, profiled, with its whole ring written.
   const Dumped d = runDumped(sim, a, counter.get());
   expectDump(d, isa::kTRACE_DEPTH, "after the soft reset");
-  EXPECT_EQ(counter->beats.load(), 32u);
+  EXPECT_EQ(counter->beats.load(), 33u);
 }
 
 // A core without FEATURE_TRACE (an older bitstream, whose 7-bit control
@@ -493,6 +513,7 @@ class CoreWithoutTrace final : public FabricBackend {
     return inner_.copyToDevice(dst, src, bytes);
   }
   Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    ++copiesFrom;
     return inner_.copyFromDevice(dst, src, bytes);
   }
   void writeRegister(uint32_t offset, uint32_t value) override {
@@ -513,6 +534,7 @@ class CoreWithoutTrace final : public FabricBackend {
   int traceReads = 0;
   int windowReads = 0;
   int traceAddrWrites = 0;
+  int copiesFrom = 0;
 
  private:
   uint32_t hidden_;
@@ -543,6 +565,61 @@ TEST(SimTrace, ACoreWithoutTheDumpIsReadThroughTheWindow) {
   EXPECT_EQ(out.report.trace->entries.size(), 31u);
   EXPECT_EQ(core.traceAddrWrites, 0);
   EXPECT_EQ(core.windowReads, 2 * 31);
+}
+
+// A core with FEATURE_TRACE_HEADER (both cores): the driver reads the trace
+// with one copy of the area and not one trace register, and gets what the
+// registers and the window hold.
+TEST(SimTrace, ACoreWithTheHeaderIsReadWithOneCopyAndNoTraceRegister) {
+  Asm noBranch;
+  noBranch.emit(insn::halt());
+  for (int32_t n : {0, 30, 300}) {  // an empty ring, some entries, a full ring with drops
+    CoreWithoutTrace core(0);
+    const Asm program = n == 0 ? noBranch : counterLoop(n);
+    const Outcome out = runTraced(core, program, 256, true);
+    EXPECT_CORE_STATUS(out, isa::kStatusDONE);
+    ASSERT_TRUE(out.report.trace.has_value());
+    EXPECT_EQ(core.traceReads, 0) << n;
+    EXPECT_EQ(core.windowReads, 0) << n;
+    EXPECT_EQ(core.copiesFrom, 1) << n;
+    const DeviceTrace registers = readDeviceTrace(core);
+    EXPECT_EQ(out.report.trace->entries, registers.entries) << n;
+    EXPECT_EQ(out.report.trace->dropped, registers.dropped) << n;
+    EXPECT_EQ(out.report.trace->classCycles, registers.classCycles) << n;
+    EXPECT_EQ(out.report.trace->entries.size(),
+              n == 0 ? 0u : std::min<size_t>(static_cast<size_t>(n) + 1, isa::kTRACE_DEPTH)) << n;
+    EXPECT_EQ(out.report.trace->dropped, n == 300 ? 301u - isa::kTRACE_DEPTH : 0u) << n;
+    EXPECT_GT(classSum(*out.report.trace), 0u) << n;
+  }
+}
+
+// The readout of a core with the dump but without the header (its entries
+// at TRACE_ADDR, its counters in registers): here a header core's area read
+// from where its entries begin, against the header readout.
+TEST(SimTrace, TheReadoutWithoutTheHeaderReadsTheCountersAsRegisters) {
+  backends::HlsBackend hls;
+  SimBackend sim(smallSim());
+  for (FabricBackend* backend : {static_cast<FabricBackend*>(&hls), static_cast<FabricBackend*>(&sim)}) {
+    Result<DeviceProgram> program = DeviceProgram::load(*backend, counterLoop(40).code, {}, 256);
+    ASSERT_TRUE(program.isOk());
+    Result<DeviceAddress> area = program->traceArea();
+    ASSERT_TRUE(area.isOk());
+    LoadedProgram loaded = program->loaded();
+    loaded.trace = true;
+    CoreDriver driver(*backend);
+    Result<RunReport> report = driver.run(loaded, {});
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    ASSERT_TRUE(report->trace.has_value());
+    RegisterBatch batch;
+    TraceReadout old(*area + isa::kTRACE_HEADER_BYTES, false);
+    old.addTo(batch);
+    batch.run(*backend);
+    const DeviceTrace t = old.finish(batch, *backend);
+    EXPECT_EQ(t.entries, report->trace->entries) << backend->name();
+    EXPECT_EQ(t.entries.size(), 41u) << backend->name();
+    EXPECT_EQ(t.dropped, report->trace->dropped) << backend->name();
+    EXPECT_EQ(t.classCycles, report->trace->classCycles) << backend->name();
+  }
 }
 
 }  // namespace
