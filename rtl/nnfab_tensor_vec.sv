@@ -93,9 +93,9 @@ module nnfab_tensor_vec #(
   endfunction
 
   vstate_t state;
-  logic [4:0] fn_q;
+  // The function as one-hot selects per lane width (nnfab_vec_alu).
+  logic [31:0] onehot32_q, onehot8_q;
   logic [1:0] n_q;
-  logic bytes_q;
   logic [5:0] first_lo;     // low bits of the first destination beat
   logic [5:0] dm, end_lane;
   logic [31:0] steps;          // output beats
@@ -273,8 +273,8 @@ module nnfab_tensor_vec #(
   end
 
   nnfab_vec_alu u_valu (
-      .fn(fn_q),
-      .byte_lanes(bytes_q),
+      .onehot32(onehot32_q),
+      .onehot8(onehot8_q),
       .a(window[0]),
       .b(window[1]),
       .c(window[2]),
@@ -325,6 +325,12 @@ module nnfab_tensor_vec #(
   always_ff @(posedge clk) begin
     if (ar_fire) tags[tag_w] <= pick;
   end
+
+  // The write beat takes the ALU's result with `fire` as its only enable
+  // (no reset): under the reset branch below, the flip-flop's D logic took
+  // rst and the hold value in a LUT of its own behind the ALU.
+  always_ff @(posedge clk)
+    if (fire) wq_data <= result;
 
   // Per-source geometry, over three cycles so that no cycle chains two
   // wide adds (docs/rtl.md "Timing"). V_IDLE: the inputs, total - 1, the
@@ -397,7 +403,6 @@ module nnfab_tensor_vec #(
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
       if (fire) begin
         wq_valid <= 1'b1;
-        wq_data <= result;
         wq_strb <= strb;
         wq_last <= out_beat == 6'd63 || t == steps_m1;
       end else if (w_take) wq_valid <= 1'b0;
@@ -410,9 +415,9 @@ module nnfab_tensor_vec #(
       case (state)
         V_IDLE:
         if (start) begin
-          fn_q <= fn;
+          onehot32_q <= byte_lanes ? 32'd0 : 32'd1 << fn;
+          onehot8_q <= byte_lanes ? 32'd1 << fn : 32'd0;
           n_q <= nsrc;
-          bytes_q <= byte_lanes;
           dm <= dst[5:0];
           first_lo <= dst[11:6];
           dst_q <= dst[37:0];
