@@ -15,6 +15,7 @@ Sizes Sizes::quick() {
   s.fibN = 100;
   s.rnnSteps = 100;
   s.cpuLoopN2 = 10000;
+  s.profileRuns = 11;
   return s;
 }
 
@@ -34,6 +35,8 @@ const std::vector<Group>& benchGroups() {
       {"host", "host time per execution beyond the device's own", true, runHostGroup},
       {"cpu", "the CPU executor: ns per WHILE iteration, loop timeout overshoot (any --device)", true, runCpuGroup},
       {"cache", "preparation from scratch against preparation from the compilation cache", false, runCacheGroup},
+      {"profile", "what --profile adds to an execution of while_sum (n = 100, 1000, 5000) on the registered device",
+       false, runProfileGroup},
   };
   return groups;
 }

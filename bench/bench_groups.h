@@ -30,6 +30,7 @@ struct Sizes {
   uint32_t fibN = 1000;             // while_fib iterations
   uint32_t rnnSteps = 1000;         // rnn_loop time steps
   uint32_t cpuLoopN2 = 100000;      // CPU executor loops: n = loopN1 vs this
+  uint32_t profileRuns = 31;        // executions with and without a profile, each (least kept)
 
   static Sizes full() { return {}; }
   static Sizes quick();
@@ -74,5 +75,6 @@ Status runFcGroup(const Context& context, Report& report);
 Status runCpuGroup(const Context& context, Report& report);
 Status runCacheGroup(const Context& context, Report& report);
 Status runElemGroup(const Context& context, Report& report);
+Status runProfileGroup(const Context& context, Report& report);
 
 }  // namespace nnfab::bench

@@ -93,6 +93,33 @@ module nnfab_tensor (
   } tstate_t;
 
   tstate_t state;
+
+  // The unit's own control (the state machine below, the descriptor, the
+  // checks and their multiplier) on t_clk: clk for synthesis; in
+  // simulation it stands still in T_IDLE (nnfab_sim_clock_gate, docs/sim.md
+  // "Gated clocks"), so that a Verilated model skips the control's
+  // registers and the logic computed from them (descriptor fields,
+  // absolute addresses, region checks) between tensor instructions.
+  // Enabled at start, in reset, outside T_IDLE and four edges past it (the
+  // check multiplier's pipeline registers copy its operands, which are
+  // constant in T_IDLE, in three). The assertion at the end of the module
+  // checks the edges t_clk misses.
+  logic t_clk, t_en;
+`ifdef SYNTHESIS
+  assign t_en = 1'b1;
+`else
+  logic [2:0] t_drain;
+  assign t_en = start || rst || state != T_IDLE || t_drain != 3'd0;
+  always_ff @(posedge t_clk)
+    if (rst || state != T_IDLE) t_drain <= 3'd4;
+    else if (t_drain != 3'd0) t_drain <= t_drain - 3'd1;
+`endif
+  nnfab_sim_clock_gate u_tgate (
+      .clk(clk),
+      .en(t_en),
+      .gclk(t_clk)
+  );
+
   logic [4:0] fn_q;
   logic [1:0] ty_q, act_q;
   logic [31:0] dst_q, desc_q, size_q;
@@ -196,7 +223,7 @@ module nnfab_tensor (
   assign m_flush = abort || state == T_IDLE;
 
   nnfab_check_mul u_mul (
-      .clk(clk),
+      .clk(t_clk),
       .rst(rst),
       .flush(m_flush),
       .start(m_start),
@@ -299,8 +326,36 @@ module nnfab_tensor (
   logic [7:0] v_rd_len, e_rd_len;
   logic d_rd_valid, d_r_ready;
 
-  nnfab_tensor_elem u_elem (
+  // The element engine on a clock of its own, e_clk: clk for synthesis; in
+  // simulation it stands still while the engine is quiescent
+  // (nnfab_sim_clock_gate, docs/sim.md "Gated clocks"), so that a Verilated
+  // model skips the engine, its FP pipe, divider, FIFOs and eight ALU lanes
+  // while no element instruction runs. Enabled at start, while busy, in
+  // reset and abort, three edges past the last busy cycle (its FP pipe and
+  // divider are empty when it goes idle: its last result has left; the
+  // registered copies catch up within two edges), and in T_DESC_CHECK,
+  // the cycle after fn_q changes (the ALU lanes' result register copies
+  // the lanes every cycle, whatever fn is). The assertion at the end of
+  // the module checks at every edge e_clk misses that none of the engine's
+  // registers would have changed at it.
+  logic e_clk, e_en;
+`ifdef SYNTHESIS
+  assign e_en = 1'b1;
+`else
+  logic [1:0] e_drain;
+  assign e_en = e_start || e_busy || rst || abort || state == T_DESC_CHECK || e_drain != 2'd0;
+  always_ff @(posedge e_clk)
+    if (rst || abort || e_busy) e_drain <= 2'd3;
+    else if (e_drain != 2'd0) e_drain <= e_drain - 2'd1;
+`endif
+  nnfab_sim_clock_gate u_egate (
       .clk(clk),
+      .en(e_en),
+      .gclk(e_clk)
+  );
+
+  nnfab_tensor_elem u_elem (
+      .clk(e_clk),
       .rst(rst),
       .start(e_start),
       .abort(abort),
@@ -404,7 +459,7 @@ module nnfab_tensor (
   assign e_start = state == T_DECIDE && !vec_ok;
   assign v_start = state == T_DECIDE && vec_ok;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge t_clk) begin
     if (rst) begin
       state <= T_IDLE;
       fault_info <= '0;
@@ -558,6 +613,68 @@ module nnfab_tensor (
     end
   end
 `ifndef SYNTHESIS
+  // The element engine's gated clock (e_clk above): at an edge of clk that
+  // e_clk misses, none of the engine's registers would change if it
+  // ticked. This reads the engine's internals (nnfab_tensor_elem's always_ff
+  // term by term, and what its units need to hold: the FIFOs fetch
+  // nothing, the divider is not busy, every FP unit's valid pipeline is
+  // empty): E_IDLE without start, reset or abort (the state case, the
+  // FIFOs' clear), no walker record, read, beat, record or result moving,
+  // C2 empty (so the divider and the FP pipe take nothing and aq_v stays
+  // low), the registered copies (aq_cnt, the ALU lanes' alu_q) equal to
+  // what they copy. Those registers cannot change while e_clk stands; every
+  // term is a function of them but the lanes' alu_y, which reads fn (this
+  // module's fn_q, loaded only at start: T_DESC_CHECK follows and ticks
+  // e_clk), so the register part is checked at the first edge e_clk
+  // misses, the inputs and the lanes at every one.
+  logic e_was_on;
+  always_ff @(posedge clk) begin
+    e_was_on <= u_egate.en_q;
+    if (!u_egate.en_q) begin
+      assert (!e_start && !rst && !abort)
+      else $error("nnfab_tensor: start, rst or abort at an edge e_clk missed (not settled by the falling edge)");
+      for (int i = 0; i < 8; i++)
+        assert (u_elem.alu_q[i] == u_elem.alu_y[i])
+        else $error("nnfab_tensor: e_clk stopped with ALU lane %0d's register behind its lane", i);
+      if (e_was_on)
+        assert (u_elem.state == 2'd0 && !u_elem.w2_done && !u_elem.rd_fire && !u_elem.beat_pop && !u_elem.tag_pop &&
+                !u_elem.rec_pop && !u_elem.res_pop && !u_elem.c_go && !u_elem.c2_v && !u_elem.aq_v &&
+                u_elem.aq_cnt == u_elem.c2_cnt && !u_elem.div_busy && !u_elem.sq_push && !u_elem.fp_out &&
+                !u_elem.u_rec.fetch && !u_elem.u_beats.fetch && !u_elem.u_tags.fetch && !u_elem.u_res.fetch &&
+                !u_elem.g_stage[0].u_stage.fetch && !u_elem.g_stage[1].u_stage.fetch &&
+                !u_elem.g_stage[2].u_stage.fetch && u_elem.u_fp.u_add.v == '0 && u_elem.u_fp.u_mul.v == '0 &&
+                u_elem.u_fp.u_div.v == '0 && u_elem.u_fp.u_cvt.v == '0 && u_elem.u_fp.u_cmp.v == '0 &&
+                !u_elem.u_fp.r_v && u_elem.u_fp.u_act.v == '0)
+        else $error("nnfab_tensor: e_clk stopped while the element engine was not quiescent");
+    end
+  end
+
+  // The control's gated clock (t_clk above): at an edge of clk that t_clk
+  // misses, none of its registers would change if it ticked. The state
+  // machine's always_ff does nothing in T_IDLE without start or reset; the
+  // check multiplier (nnfab_check_mul, term by term) holds when its valid
+  // pipeline is empty and each of its registers equals what it copies or
+  // computes. Its operands are T_IDLE's (dim_m1, stride: this domain's
+  // registers), so the register part is checked at the first edge t_clk
+  // misses, start and rst at every one.
+  logic t_was_on;
+  always_ff @(posedge clk) begin
+    t_was_on <= u_tgate.en_q;
+    if (!u_tgate.en_q) begin
+      assert (!start && !rst)
+      else $error("nnfab_tensor: start or rst at an edge t_clk missed (not settled by the falling edge)");
+      if (t_was_on)
+        assert (state == T_IDLE && u_mul.v == '0 && u_mul.lo_x == mul_a[15:0] && u_mul.lo_y == mul_b[15:0] &&
+                u_mul.mid_x == (mul_a[31:16] != 16'd0 ? mul_a[31:16] : mul_b[31:16]) &&
+                u_mul.mid_y == (mul_a[31:16] != 16'd0 ? mul_b[15:0] : mul_a[15:0]) &&
+                u_mul.both_hi2 == (mul_a[31:16] != 16'd0 && mul_b[31:16] != 16'd0) &&
+                u_mul.lo3 == u_mul.lo_x * u_mul.lo_y && u_mul.mid3 == u_mul.mid_x * u_mul.mid_y &&
+                u_mul.both_hi3 == u_mul.both_hi2 && u_mul.y == {u_mul.hi[15:0], u_mul.lo3[15:0]} &&
+                u_mul.over == (u_mul.both_hi3 || u_mul.mid3[31:16] != 16'd0 || u_mul.hi[16]))
+        else $error("nnfab_tensor: t_clk stopped while the control was not quiescent");
+    end
+  end
+
   // The FP issue path: the decoder admits only activation codes 0..3, and
   // FLOAT32 never reaches the vector engine but as MOV (a bit copy).
   always_ff @(posedge clk)

@@ -93,6 +93,41 @@ module nnfab_tensor_vec #(
   endfunction
 
   vstate_t state;
+  logic wq_valid;
+
+  // ------------------------------------------------------------ clock
+  // vclk clocks the whole engine. For synthesis it is clk. In simulation it
+  // stands still while the engine is quiescent (nnfab_sim_clock_gate), so
+  // that a Verilated model skips the engine's registers, its FIFOs and the
+  // combinational logic behind them (the 80 ALU lanes, the windows, the
+  // read rotations) while no vector instruction runs (docs/sim.md "Gated
+  // clocks"). Quiescent: not started, in V_IDLE, no result beat waiting
+  // (cleared by an abort), not in reset, and
+  // three edges past the last such cycle, by which the FIFOs are cleared
+  // and the registered copies (burst_q, space_q, fl_nz, fired, aw_fired,
+  // aw_burst_q) have caught up with what they copy. The assertion at the
+  // end of the module checks at every edge at which vclk stands still that
+  // no register of the engine would have changed at it.
+  logic vclk, v_en;
+`ifdef SYNTHESIS
+  assign v_en = 1'b1;
+`else
+  logic [1:0] v_drain;
+  assign v_en = start || rst || abort || state != V_IDLE || wq_valid || v_drain != 2'd0;
+  always_ff @(posedge vclk)
+    if (rst || state != V_IDLE || wq_valid) v_drain <= 2'd3;
+    else if (v_drain != 2'd0) v_drain <= v_drain - 2'd1;
+`endif
+  nnfab_sim_clock_gate u_gate (
+      .clk(clk),
+      .en(v_en),
+      .gclk(vclk)
+  );
+`ifndef SYNTHESIS
+  logic v_was_on;  // vclk ticked at the last edge of clk
+  always_ff @(posedge clk) v_was_on <= u_gate.en_q;
+`endif
+
   // The function as one-hot selects per lane width (nnfab_vec_alu).
   logic [31:0] onehot32_q, onehot8_q;
   logic [1:0] n_q;
@@ -196,6 +231,12 @@ module nnfab_tensor_vec #(
   // Only while the engine works (its FIFOs take no beat when idle): an
   // untaken `if` is code a Verilated model skips (docs/sim.md "Evaluation
   // gating"); in hardware the state is one more input of the last mux.
+  // The read data are top-level inputs, so a Verilated model evaluates
+  // this block at every evaluation, idle or not: in simulation it has no
+  // zero defaults (4,608 bits stored twice per cycle), and f_in keeps its
+  // last value in V_IDLE, where no FIFO takes it (f_wr needs a read beat
+  // taken, and r_ready and b_r_ready are low in V_IDLE).
+`ifdef SYNTHESIS
   always_comb
     for (int s = 0; s < 3; s++) begin
       r_twice[s] = '0;
@@ -205,6 +246,16 @@ module nnfab_tensor_vec #(
         f_in[s] = r_twice[s][511:0];
       end
     end
+`else
+  /* verilator lint_off LATCH */
+  always_comb
+    if (state != V_IDLE)
+      for (int s = 0; s < 3; s++) begin
+        r_twice[s] = s == 1 ? {b_r_data, b_r_data} >> {rel[s], 3'd0} : {r_data, r_data} >> {rel[s], 3'd0};
+        f_in[s] = r_twice[s][511:0];
+      end
+  /* verilator lint_on LATCH */
+`endif
 
   genvar g;
   generate
@@ -214,7 +265,7 @@ module nnfab_tensor_vec #(
           .WIDTH(512),
           .DEPTH_LOG2(FIFO_LOG2)
       ) u_fifo (
-          .clk(clk),
+          .clk(vclk),
           .clear(state == V_IDLE),
           .wr_en(f_wr[g]),
           .wr_data(f_in[g]),
@@ -223,6 +274,14 @@ module nnfab_tensor_vec #(
           .out_data(f_data[g]),
           .count(fcount[g])
       );
+`ifndef SYNTHESIS
+      // Quiescence (the check at the end of the module): the FIFO cleared,
+      // nothing written into it.
+      always_ff @(posedge clk)
+        if (!u_gate.en_q && v_was_on)
+          assert (u_fifo.wptr == '0 && u_fifo.rptr == '0 && fcount[g] == '0 && !f_wr[g])
+          else $error("nnfab_tensor_vec: vclk stopped with FIFO %0d not cleared", g);
+`endif
     end
   endgenerate
 
@@ -233,7 +292,7 @@ module nnfab_tensor_vec #(
   // V_SETUP1 (from rel, a compare that would add a carry chain in front of
   // the ALU).
   logic [63:0] from_cur[3];
-  logic wq_valid, w_take;
+  logic w_take;
   logic [511:0] wq_data;
   logic [63:0] wq_strb, strb;
   logic wq_last;
@@ -322,14 +381,14 @@ module nnfab_tensor_vec #(
   assign busy = state != V_IDLE;
   assign done = state == V_FINISH && w_sent == steps && aw_left == 32'd0;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge vclk) begin
     if (ar_fire) tags[tag_w] <= pick;
   end
 
   // The write beat takes the ALU's result with `fire` as its only enable
   // (no reset): under the reset branch below, the flip-flop's D logic took
   // rst and the hold value in a LUT of its own behind the ALU.
-  always_ff @(posedge clk)
+  always_ff @(posedge vclk)
     if (fire) wq_data <= result;
 
   // Per-source geometry, over three cycles so that no cycle chains two
@@ -363,7 +422,7 @@ module nnfab_tensor_vec #(
   end
   assign dst_end = dst_q + {6'd0, end_off};
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge vclk) begin
     if (rst) begin
       state <= V_IDLE;
       wq_valid <= 1'b0;
@@ -478,10 +537,47 @@ module nnfab_tensor_vec #(
           if (t == steps) state <= V_FINISH;
         end
         V_FINISH: if (done) state <= V_IDLE;
-        V_ABORT: if (w_sent == aw_sent && tag_count == '0 && b_count == '0) state <= V_IDLE;
+        // A result beat waiting at the abort is never sent: the beats its
+        // accepted AWs promised go out empty (abort_w), and a beat left
+        // valid would leave from V_IDLE with no AW of its own.
+        V_ABORT: begin
+          wq_valid <= 1'b0;
+          if (w_sent == aw_sent && tag_count == '0 && b_count == '0) state <= V_IDLE;
+        end
         default: state <= V_IDLE;
       endcase
       if (abort && state != V_IDLE && state != V_ABORT) state <= V_ABORT;
     end
   end
+
+`ifndef SYNTHESIS
+  // The gated clock's proof (docs/sim.md "Gated clocks"): at an edge of clk
+  // at which vclk stands still, no register of the engine would change if
+  // it ticked. Term by term, the update of every always_ff above (and the
+  // FIFOs', in g_fifo): no reset, V_IDLE without start (the state case), no
+  // AR, R, AW or W handshake and no step (every counter, pointer, tag and
+  // queue holds), and each registered copy already equal to what it copies.
+  // While vclk stands these registers cannot change, and every term is a
+  // function of them alone or an input ANDed with one that is zero in
+  // V_IDLE without a waiting beat (the handshakes: rd_valid, r_ready,
+  // aw_valid are state decodes, w_take needs wq_valid), so the register
+  // part is checked at the first edge that vclk misses; start, rst and
+  // abort, the inputs that could wake the engine, at every such edge (the
+  // gate samples them at the falling edge: they must be settled by then).
+  always_ff @(posedge clk)
+    if (!u_gate.en_q) begin
+      assert (!start && !rst && !abort)
+      else $error("nnfab_tensor_vec: start, rst or abort at an edge vclk missed (not settled by the falling edge)");
+      if (v_was_on) begin
+        assert (state == V_IDLE && !wq_valid && !ar_fire && !b_ar_fire && !r_fire && !b_r_fire && !aw_fire &&
+                !w_take && !(abort_w && w_ready) && !fire && aw_burst_q == aw_burst &&
+                aw_fired == (aw_fire || state == V_SETUP2))
+        else $error("nnfab_tensor_vec: vclk stopped while the engine was not quiescent");
+        for (int s = 0; s < 3; s++)
+          assert (!s_ar[s] && !s_r[s] && fl_nz[s] == (fetch_left[s] != 32'd0) && burst_q[s] == burst[s][6:0] &&
+                  space_q[s] == space[s] && fired[s] == (s_ar[s] || state == V_SETUP2))
+          else $error("nnfab_tensor_vec: vclk stopped with source %0d's registered copies not settled", s);
+      end
+    end
+`endif
 endmodule

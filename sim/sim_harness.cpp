@@ -46,11 +46,12 @@ struct SimHarness::Impl {
   AxiSlaveOut ps, ds, bs, ws;
   AxiMasterOut pm, dm, bm, wm;
   bool progRdataZero = false, dataRdataZero = false, srcbRdataZero = false;
-  // m_axi_srcb and m_axi_dst carry only vector instructions: while a port's
-  // memory is quiet (AxiMemory::quiet) and the core raises no VALID on it,
-  // its slave model is neither driven nor clocked (the model's inputs stay
-  // those of the quiet slave: srcbQuiet, dstQuiet).
-  bool srcbQuiet = false, dstQuiet = false;
+  // While a port's memory is quiet (AxiMemory::quiet) and the core raises
+  // no VALID on it, its slave model is neither driven nor clocked (the
+  // model's inputs stay those of the quiet slave: progQuiet, ...). m_axi_srcb
+  // and m_axi_dst carry only vector instructions, m_axi_prog only program
+  // loads, m_axi_data nothing in a loop of register instructions.
+  bool progQuiet = false, dataQuiet = false, srcbQuiet = false, dstQuiet = false;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
@@ -89,12 +90,15 @@ struct SimHarness::Impl {
     }
   }
 
-  void drive(const AxiSlaveOut& p, const AxiSlaveOut& d) {
+  void driveProg(const AxiSlaveOut& p) {
     top->m_axi_prog_arready = p.arready;
     top->m_axi_prog_rvalid = p.rvalid;
     top->m_axi_prog_rresp = p.rresp;
     top->m_axi_prog_rlast = p.rlast;
     driveRdata(p, top->m_axi_prog_rdata.data(), progRdataZero);
+  }
+
+  void driveData(const AxiSlaveOut& d) {
     top->m_axi_data_arready = d.arready;
     top->m_axi_data_rvalid = d.rvalid;
     top->m_axi_data_rresp = d.rresp;
@@ -178,9 +182,17 @@ struct SimHarness::Impl {
   }
 
   void tick() {
-    prog.drive(cycle, ps);
-    data.drive(cycle, ds);
-    drive(ps, ds);
+    const bool pQuiet = prog.quiet(cycle), dQuiet = data.quiet(cycle);
+    if (!pQuiet || !progQuiet) {
+      prog.drive(cycle, ps);
+      driveProg(ps);
+    }
+    if (!dQuiet || !dataQuiet) {
+      data.drive(cycle, ds);
+      driveData(ds);
+    }
+    progQuiet = pQuiet;
+    dataQuiet = dQuiet;
     const bool bQuiet = srcb.quiet(cycle), wQuiet = dst.quiet(cycle);
     if (!bQuiet || !srcbQuiet) {
       srcb.drive(cycle, bs);
@@ -203,8 +215,18 @@ struct SimHarness::Impl {
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
     if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
-    dataOut(dm);
-    progOut(pm);
+    const bool pSkip = pQuiet && !top->m_axi_prog_arvalid;
+    const bool dSkip = dQuiet && !top->m_axi_data_arvalid && !top->m_axi_data_awvalid && !top->m_axi_data_wvalid;
+    if (dSkip) {
+      dm.arvalid = dm.awvalid = dm.wvalid = false;
+    } else {
+      dataOut(dm);
+    }
+    if (pSkip) {
+      pm.arvalid = false;
+    } else {
+      progOut(pm);
+    }
     const bool bSkip = bQuiet && !top->m_axi_srcb_arvalid;
     const bool wSkip = wQuiet && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
     if (bSkip) {
@@ -222,11 +244,11 @@ struct SimHarness::Impl {
                  &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
-    countAxi(dm, ds, dataCount);
+    if (!dSkip) countAxi(dm, ds, dataCount);
     if (!bSkip) countAxi(bm, bs, srcbCount);
     if (!wSkip) countAxi(wm, ws, dstCount);
-    prog.edge(cycle, pm, ps);
-    data.edge(cycle, dm, ds);
+    if (!pSkip) prog.edge(cycle, pm, ps);
+    if (!dSkip) data.edge(cycle, dm, ds);
     if (!bSkip) srcb.edge(cycle, bm, bs);
     if (!wSkip) dst.edge(cycle, wm, ws);
     top->ap_clk = 1;
@@ -362,7 +384,8 @@ void SimHarness::reset(uint32_t cycles) {
   impl_->srcb.reset();
   impl_->dst.reset();
   impl_->dataCount = impl_->srcbCount = impl_->dstCount = Impl::AxiCount{};
-  impl_->srcbQuiet = impl_->dstQuiet = false;  // drive them again from the next cycle
+  // drive them again from the next cycle
+  impl_->progQuiet = impl_->dataQuiet = impl_->srcbQuiet = impl_->dstQuiet = false;
 }
 
 bool SimHarness::coreIdle() const { return impl_->idle; }

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <fstream>
 #include <thread>
 
 #include "api/client.h"
 #include "api/prepared_model.h"
 #include "backends/hls_backend.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "runtime/fabric_device.h"
 #include "models/loop_models.h"
@@ -30,6 +33,53 @@ std::vector<TensorValue> counter(int32_t n) { return {models::int32s({1}, {n})};
 
 bool missed(ErrorStatus code) {
   return code == ErrorStatus::MISSED_DEADLINE_TRANSIENT || code == ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+}
+
+namespace probe = fabric::latency_probe;
+using ProbeSample = std::array<int64_t, probe::kMarks + 1>;  // the marks, then the caller's clock
+
+// The calling thread's time spent runnable but not running, in ns
+// (/proc/thread-self/schedstat, second field; -1 where unavailable): tells a
+// thread that waited for a CPU from one that was blocked.
+int64_t runQueueWaitNs() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  int64_t onCpu = 0;
+  int64_t waiting = -1;
+  if (!(in >> onCpu >> waiting)) return -1;
+  return waiting;
+}
+
+// Per hand-off, the time since the previous point the sample passed (the
+// submission for the first), over the samples that passed it; then the
+// slowest samples with the time the submitting thread waited for a CPU.
+std::string phaseTable(const std::vector<ProbeSample>& samples, const std::vector<int64_t>& runQueueWaits) {
+  std::string out = "| phase (ms) | samples | p50 | p90 | p99 | max |\n|---|---:|---:|---:|---:|---:|\n";
+  std::vector<std::vector<double>> phases(probe::kMarks + 1);
+  for (const ProbeSample& s : samples) {
+    int64_t previous = 0;
+    for (int k = 0; k <= probe::kMarks; ++k) {
+      if (s[k] < 0) continue;
+      phases[k].push_back(static_cast<double>(s[k] - previous) / 1e6);
+      previous = s[k];
+    }
+  }
+  for (int k = 0; k <= probe::kMarks; ++k) {
+    const std::string name = k == probe::kMarks ? "result in the caller's hands" : probe::name(static_cast<probe::Mark>(k));
+    out += fmt::format("| -> {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.3f} |\n", name, phases[k].size(),
+                       percentile(phases[k], 0.5), percentile(phases[k], 0.9), percentile(phases[k], 0.99),
+                       percentile(phases[k], 1.0));
+  }
+  std::vector<size_t> order(samples.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return samples[a][probe::kMarks] > samples[b][probe::kMarks]; });
+  out += "\nslowest samples: latency / of it, the submitting thread runnable but not running (ms):";
+  for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+    out += fmt::format(" {:.3f} / {:.3f};", static_cast<double>(samples[order[i]][probe::kMarks]) / 1e6,
+                       static_cast<double>(runQueueWaits[order[i]]) / 1e6);
+  }
+  out += "\n";
+  return out;
 }
 
 QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool preempt, bool load) {
@@ -61,11 +111,27 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   QosBenchRow row;
   row.configuration = name;
   std::vector<double> latencies;
+  std::vector<ProbeSample> probes;
+  std::vector<int64_t> runQueueWaits;
   uint32_t misses = 0;
   for (uint32_t k = 0; k < o.samples; ++k) {
+    const int64_t waitedBefore = probe::kEnabled ? runQueueWaitNs() : 0;
+    if (probe::kEnabled) probe::open();
     auto start = std::chrono::steady_clock::now();
     const ExecutionResult r = high->execute(counter(o.highIterations));
-    latencies.push_back(Ms(std::chrono::steady_clock::now() - start).count());
+    const auto end = std::chrono::steady_clock::now();
+    latencies.push_back(Ms(end - start).count());
+    if (probe::kEnabled) {
+      ProbeSample sample{};
+      const auto marks = probe::close();
+      std::copy(marks.begin(), marks.end(), sample.begin());
+      // The caller's clock against the probe's (opened just before `start`).
+      sample[probe::kMarks] = std::max<int64_t>(
+          0, std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+      for (int m = 0; m < probe::kMarks; ++m) sample[probe::kMarks] = std::max(sample[probe::kMarks], marks[m]);
+      probes.push_back(sample);
+      runQueueWaits.push_back(runQueueWaitNs() - waitedBefore);
+    }
     if (!r.status.isOk()) ++row.failures;
     std::this_thread::sleep_for(o.gap);
 
@@ -81,6 +147,7 @@ QosBenchRow measure(const QosBenchOptions& o, const std::string& name, bool pree
   row.maxMs = percentile(latencies, 1.0);
   row.missRate = o.samples ? static_cast<double>(misses) / o.samples : 0;
   row.preemptions = device.schedulerStats().preemptions;
+  if (!probes.empty()) row.phases = phaseTable(probes, runQueueWaits);
   return row;
 }
 
@@ -116,6 +183,11 @@ std::string formatQosTable(const QosBenchOptions& o, const std::vector<QosBenchR
       out += fmt::format("| {} | {:.2f} | <= {:.2f} | {} |\n", t.name, t.value, t.bound,
                          t.value <= t.bound ? "yes" : "NO");
     }
+  }
+  for (const QosBenchRow& r : rows) {
+    if (r.phases.empty()) continue;
+    out += fmt::format("\nNNFAB_LATENCY_PROBE=1, {}: time from the previous point each sample passed\n\n{}",
+                       r.configuration, r.phases);
   }
   return out;
 }

@@ -29,6 +29,9 @@ struct QosBenchRow {
   double missRate = 0;  // of HIGH executions with the deadline, MISSED_DEADLINE_*
   uint64_t preemptions = 0;
   uint64_t failures = 0;  // HIGH executions without a deadline that did not succeed (must be 0)
+  // With NNFAB_LATENCY_PROBE=1 (fabric/latency_probe.h): the latency split
+  // at the hand-offs, a Markdown table; empty otherwise.
+  std::string phases;
 };
 
 std::vector<QosBenchRow> runQosBench(const QosBenchOptions& options);

@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "fabric/urgent_thread.h"
+
 namespace nnfab::api {
 namespace {
 std::atomic<uint64_t> gDuplicateCompletions{0};
@@ -17,7 +19,8 @@ std::string_view toString(ExecutionState state) {
   return "UNKNOWN";
 }
 
-Execution::Execution(uint64_t id, Callback onDone) : id_(id), onDone_(std::move(onDone)) {}
+Execution::Execution(uint64_t id, Callback onDone, bool urgentWaiters)
+    : id_(id), onDone_(std::move(onDone)), urgentWaiters_(urgentWaiters) {}
 
 ExecutionState Execution::state() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -25,15 +28,25 @@ ExecutionState Execution::state() const {
 }
 
 const ExecutionResult& Execution::wait() {
+  // Raised only for a wait that blocks: a finished execution hands over at once.
+  fabric::UrgentHandOffScope urgent(urgentWaiters_ && !isFinished());
   std::unique_lock<std::mutex> lock(mutex_);
-  doneCv_.wait(lock, [this] { return state_ == ExecutionState::DONE || state_ == ExecutionState::CANCELLED; });
+  doneCv_.wait(lock, [this] { return finished(); });
+  urgent.delivered();
   return result_;
 }
 
 bool Execution::waitFor(std::chrono::nanoseconds timeout) {
+  fabric::UrgentHandOffScope urgent(urgentWaiters_ && !isFinished());
   std::unique_lock<std::mutex> lock(mutex_);
-  return doneCv_.wait_for(lock, timeout,
-                          [this] { return state_ == ExecutionState::DONE || state_ == ExecutionState::CANCELLED; });
+  const bool done = doneCv_.wait_for(lock, timeout, [this] { return finished(); });
+  if (done) urgent.delivered();
+  return done;
+}
+
+bool Execution::isFinished() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return finished();
 }
 
 bool Execution::start() {

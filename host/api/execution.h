@@ -27,7 +27,10 @@ std::string_view toString(ExecutionState state);
 class Execution {
  public:
   using Callback = std::function<void(const ExecutionResult&)>;
-  Execution(uint64_t id, Callback onDone);
+  // `urgentWaiters`: a HIGH request's execution, whose wait()/waitFor()
+  // callers run at real-time priority while they wait and through the
+  // result's hand-off (fabric/urgent_thread.h, docs/qos.md).
+  Execution(uint64_t id, Callback onDone, bool urgentWaiters = false);
 
   uint64_t id() const { return id_; }
   ExecutionState state() const;
@@ -36,6 +39,8 @@ class Execution {
   const ExecutionResult& wait();
   // False if it is still not complete after `timeout`.
   bool waitFor(std::chrono::nanoseconds timeout);
+  // A thread blocked on the future is not raised (the future's wait is not
+  // nnfab's code): for a HIGH request's bound, wait() or waitFor().
   std::shared_future<ExecutionResult> future() const { return future_; }
 
   // A queued execution is removed and completes CANCELLED at once; a running
@@ -60,8 +65,12 @@ class Execution {
   static uint64_t duplicateCompletions();
 
  private:
+  bool isFinished() const;  // takes the lock
+  bool finished() const { return state_ == ExecutionState::DONE || state_ == ExecutionState::CANCELLED; }
+
   const uint64_t id_;
   Callback onDone_;
+  const bool urgentWaiters_;
   std::shared_ptr<CancelSignal> cancel_ = std::make_shared<CancelSignal>();
   mutable std::mutex mutex_;
   std::condition_variable doneCv_;

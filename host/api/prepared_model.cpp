@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "api/worker_pool.h"
+#include "fabric/latency_probe.h"
 
 namespace nnfab::api {
 
@@ -35,13 +36,14 @@ ExecutionResult PreparedModel::execute(const std::vector<TensorValue>& inputs, c
     result.outputs.clear();
     result.timing = {};
   }
+  if (priority_ == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::API_RETURN);
   return result;
 }
 
 std::shared_ptr<Execution> PreparedModel::executeAsync(std::vector<TensorValue> inputs, const ExecuteRequest& request,
                                                        Execution::Callback onDone) const {
   static std::atomic<uint64_t> nextId{0};
-  auto execution = std::make_shared<Execution>(++nextId, std::move(onDone));
+  auto execution = std::make_shared<Execution>(++nextId, std::move(onDone), priority_ == Priority::HIGH);
   auto options = optionsFor(request, execution->cancelSignal());
   if (!options.isOk()) {
     execution->start();

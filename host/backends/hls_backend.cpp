@@ -1,9 +1,11 @@
 #include "backends/hls_backend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "nnfab_core.h"
 
@@ -18,6 +20,11 @@ constexpr uint32_t kIrqMask = 0x3u;
 constexpr uint32_t kInstructionAlignment = sizeof(uint64_t);
 // Inline slices are short, so that the cycle budget is checked often.
 constexpr uint32_t kInlineSliceInstructions = 256;
+// How long the worker finishes a raised writer's start at real-time
+// priority (HlsBackend::workerUrgentCapped_), and the budget of each of
+// its calls in between, after which the CPU time is checked.
+constexpr std::chrono::milliseconds kUrgentContinuationCpu{2};
+constexpr uint32_t kUrgentContinuationSliceInstructions = 4096;
 
 constexpr uint32_t word(uint32_t offset) { return offset / kWordBytes; }
 constexpr uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -118,6 +125,15 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
           std::copy(std::begin(args), std::end(args), std::begin(continueArgs_));
           continueProgress_ = progress;
           continuePending_ = true;
+          // A writer that raised itself (a HIGH step) waits for this
+          // start's end: the worker that finishes it is raised too, capped.
+          if (fabric::selfRaised()) {
+            fabric::latency_probe::mark(fabric::latency_probe::Mark::TO_WORKER);
+            if (!workerUrgent_) {
+              workerUrgent_ = (workerTask_.load() != 0 && fabric::raiseTaskToUrgent(workerTask_.load()));
+              workerUrgentCapped_ = workerUrgent_;
+            }
+          }
           wake_.notify_all();
           return;
         }
@@ -142,13 +158,15 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
       regs_[word(offset)] = value;
       updatePreemptLines();
       if ((value & isa::kPreemptRequest) != 0) {
+        fabric::latency_probe::mark(fabric::latency_probe::Mark::PREEMPT_WRITTEN);
         // Bounded: the worker runs at most one more instruction of this
         // start (also when it has yet to wake up and take the start over).
         // Not for an injected fault, whose core may never stop.
         const bool workersStart = workerExecuting_ || startPending_ || continuePending_;
         if (workersStart && !workerUrgent_ && latchedFault_ == InjectedFault::NONE) {
-          workerUrgent_ = fabric::raiseToUrgent(worker_.native_handle());
+          workerUrgent_ = (workerTask_.load() != 0 && fabric::raiseTaskToUrgent(workerTask_.load()));
         }
+        if (workersStart && latchedFault_ == InjectedFault::NONE) workerUrgentCapped_ = false;
       }
       return;
     default:
@@ -215,11 +233,11 @@ void HlsBackend::wakeWaiter() {
 }
 
 fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
-  // wait_for adds the timeout to now(): keep a "forever" from overflowing.
+  // waitFor adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
-  finished_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  finished_.waitFor(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
@@ -244,6 +262,7 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
   if (softReset_ && !abort_) {
     finishSoftReset();
   } else if (ended) {
+    if (stop.status == isa::kStatusPREEMPTED) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_STOPPED);
     regs_[word(isa::kRegTRACE_COUNT)] = trace_.count;
     regs_[word(isa::kRegTRACE_DROPPED)] = trace_.dropped;
     for (uint32_t k = 0; k < isa::kNumTraceClasses; ++k) {
@@ -269,6 +288,7 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
 }
 
 void HlsBackend::workerLoop() {
+  workerTask_.store(fabric::currentTask());
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return shutdown_ || startPending_ || continuePending_; });
@@ -286,18 +306,37 @@ void HlsBackend::workerLoop() {
       fault = latchedFault_;
     }
     workerExecuting_ = true;
+    const bool capped = workerUrgentCapped_;
     lock.unlock();
     Stop stop;
-    const Outcome outcome = execute(args, fault, &stop, &progress, 0);
+    Outcome outcome = Outcome::BUDGET;
+    if (capped) {
+      // In bounded calls while raised, the CPU time checked between them.
+      const std::chrono::nanoseconds until = fabric::threadCpuTime() + kUrgentContinuationCpu;
+      while (outcome == Outcome::BUDGET && fabric::threadCpuTime() < until) {
+        outcome = execute(args, fault, &stop, &progress, kUrgentContinuationSliceInstructions);
+      }
+      if (outcome == Outcome::BUDGET) {
+        lock.lock();
+        if (workerUrgentCapped_) {  // no stop request lifted the cap meanwhile
+          workerUrgentCapped_ = false;
+          workerUrgent_ = false;
+          fabric::restoreTaskOrdinary(0);  // under the lock: a PREEMPT write cannot interleave
+        }
+        lock.unlock();
+      }
+    }
+    if (outcome == Outcome::BUDGET) outcome = execute(args, fault, &stop, &progress, 0);
     lock.lock();
     finishRun(outcome == Outcome::STOPPED, stop);
     workerExecuting_ = false;
+    workerUrgentCapped_ = false;
     if (workerUrgent_) {
       // Dropped after the lock is released: an ordinary thread holding the
       // lock could be descheduled with an urgent waiter blocked on it.
       workerUrgent_ = false;
       lock.unlock();
-      fabric::restoreOrdinary(pthread_self());
+      fabric::restoreTaskOrdinary(0);
       lock.lock();
     }
   }

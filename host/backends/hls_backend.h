@@ -104,8 +104,8 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   const HlsBackendOptions options_;
 
   fabric::PiMutex mutex_;
-  std::condition_variable_any wake_;      // worker: a start, reset or shutdown
-  std::condition_variable_any finished_;  // waitDone and reset: the run ended
+  fabric::PiCondition wake_;      // worker: a start, reset or shutdown
+  fabric::PiCondition finished_;  // waitDone and reset: the run ended
   uint32_t regs_[kRegisterWords] = {};
   uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
   bool running_ = false;
@@ -126,6 +126,16 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   // instruction boundary without waiting for a CPU behind other work.
   bool workerExecuting_ = false;
   bool workerUrgent_ = false;
+  // The worker was raised to finish a start whose writer raised itself
+  // (fabric::selfRaised: a HIGH step, whose result waits for this start); for at most
+  // kUrgentContinuationCpu of the worker's CPU time, then back to ordinary
+  // (a long HIGH step must not hold a CPU at real-time priority). A stop
+  // request meanwhile lifts the cap (the start then ends within one
+  // instruction).
+  bool workerUrgentCapped_ = false;
+  // The worker's kernel id, for raising it (fabric::raiseTaskToUrgent); 0
+  // until it runs, and raising 0 would raise the caller: checked.
+  std::atomic<pid_t> workerTask_{0};
   InjectedFault fault_ = InjectedFault::NONE;
   InjectedFault latchedFault_ = InjectedFault::NONE;
   // The words the core samples as PREEMPT (host request or abort), and the

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/device_option.h"
 #include "cli/file_io.h"
-#include "cli/chrome_trace.h"
+#include "api/chrome_trace.h"
 #include "cli/model_source.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
@@ -77,7 +77,7 @@ int run(const RunArgs& args) {
   }
 
   if (!args.profileFile.empty() && !checkWritable(args.profileFile, &error)) return usageError("--profile: " + error);
-  ChromeTrace profile;
+  api::ChromeTrace profile;
   const Clock::time_point loadStart = Clock::now();
   // A .onnx model is imported on the fly (docs/onnx.md).
   LoadedModel loaded = loadModel(args.modelPath);

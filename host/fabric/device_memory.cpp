@@ -20,7 +20,7 @@ Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) {
                   fmt::format("{} bytes do not fit in the device's {} bytes of memory", bytes, size_));
   }
   const uint64_t need = bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   if (image_ == nullptr) {
     // calloc of a large block maps fresh zero pages without touching them.
     image_ = static_cast<uint8_t*>(std::calloc(size_, 1));
@@ -46,7 +46,7 @@ Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) {
 }
 
 void DeviceMemory::release(DeviceAddress address) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   if (address < kBase) return;
   const auto it = used_.find(address - kBase);
   if (it == used_.end()) return;
@@ -89,7 +89,7 @@ Status DeviceMemory::checkRange(DeviceAddress address, uint64_t bytes, uint64_t*
 
 Status DeviceMemory::copyTo(DeviceAddress dst, const void* src, uint64_t bytes) {
   if (bytes == 0) return Status::ok();
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   uint64_t offset = 0;
   if (Status s = checkRange(dst, bytes, &offset); !s) return s;
   std::memcpy(image_ + offset, src, bytes);
@@ -98,7 +98,7 @@ Status DeviceMemory::copyTo(DeviceAddress dst, const void* src, uint64_t bytes) 
 
 Status DeviceMemory::copyFrom(void* dst, DeviceAddress src, uint64_t bytes) {
   if (bytes == 0) return Status::ok();
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   uint64_t offset = 0;
   if (Status s = checkRange(src, bytes, &offset); !s) return s;
   std::memcpy(dst, image_ + offset, bytes);
@@ -106,7 +106,7 @@ Status DeviceMemory::copyFrom(void* dst, DeviceAddress src, uint64_t bytes) {
 }
 
 uint8_t* DeviceMemory::map(DeviceAddress address, uint64_t bytes, uint64_t alignment) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   if (image_ == nullptr || address < kBase || (alignment != 0 && address % alignment != 0)) return nullptr;
   const uint64_t offset = address - kBase;
   if (offset > size_ || bytes > size_ - offset) return nullptr;

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "fabric/fabric_backend.h"
+#include "fabric/urgent_thread.h"
 #include "model/status.h"
 #include "nnfab_isa.h"
 
@@ -41,7 +42,12 @@ class DeviceMemory {
   const std::pair<const uint64_t, uint64_t>* findAllocation(uint64_t offset, uint64_t bytes) const;
   Status checkRange(DeviceAddress address, uint64_t bytes, uint64_t* offset) const;
 
-  std::mutex mutex_;
+  // With priority inheritance: a HIGH step's load and readback take it
+  // while ordinary threads (LOW steps, the hls worker) do too, and an
+  // ordinary holder descheduled on a loaded host must not leave the HIGH
+  // thread blocked for its time slice (docs/qos.md "Threads on the
+  // preemption path").
+  PiMutex mutex_;
   const uint64_t size_;
   uint8_t* image_ = nullptr;
   std::map<uint64_t, uint64_t> free_;  // offset -> bytes, coalesced

@@ -3,8 +3,13 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
 #include <cstring>
 #include <string_view>
 
@@ -89,6 +94,23 @@ void restoreOrdinary(pthread_t thread) {
   pthread_setschedparam(thread, SCHED_OTHER, &ordinary);
 }
 
+pid_t currentTask() { return gettid(); }
+
+bool raiseTaskToUrgent(pid_t task) {
+  if (!urgentThreadsPermitted()) return false;
+  // Only an ordinary thread (see raiseToUrgent).
+  if (sched_getscheduler(task) != SCHED_OTHER) return false;
+  sched_param fifo{};
+  fifo.sched_priority = sched_get_priority_min(SCHED_FIFO);
+  return sched_setscheduler(task, SCHED_FIFO, &fifo) == 0;
+}
+
+void restoreTaskOrdinary(pid_t task) {
+  sched_param ordinary{};
+  ordinary.sched_priority = 0;
+  sched_setscheduler(task, SCHED_OTHER, &ordinary);
+}
+
 PiMutex::PiMutex() {
   pthread_mutexattr_t attributes;
   pthread_mutexattr_init(&attributes);
@@ -105,6 +127,30 @@ void PiMutex::unlock() { pthread_mutex_unlock(&mutex_); }
 
 bool PiMutex::try_lock() { return pthread_mutex_trylock(&mutex_) == 0; }
 
+PiCondition::PiCondition() {
+  pthread_condattr_t attributes;
+  pthread_condattr_init(&attributes);
+  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);  // std::chrono::steady_clock's clock on Linux
+  pthread_cond_init(&cond_, &attributes);
+  pthread_condattr_destroy(&attributes);
+}
+
+PiCondition::~PiCondition() { pthread_cond_destroy(&cond_); }
+
+void PiCondition::notify_all() { pthread_cond_broadcast(&cond_); }
+
+void PiCondition::wait(std::unique_lock<PiMutex>& lock) { pthread_cond_wait(&cond_, lock.mutex()->native()); }
+
+bool PiCondition::waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until) {
+  const auto since = until.time_since_epoch();
+  if (since.count() < 0) return false;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
+  timespec at{};
+  at.tv_sec = static_cast<time_t>(seconds.count());
+  at.tv_nsec = static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count());
+  return pthread_cond_timedwait(&cond_, lock.mutex()->native(), &at) != ETIMEDOUT;
+}
+
 namespace {
 
 // Whether the calling thread raised itself (raiseSelf) and has not undone it.
@@ -113,21 +159,145 @@ thread_local bool tSelfRaised = false;
 bool setPolicy(int policy) {
   sched_param param{};
   param.sched_priority = policy == SCHED_FIFO ? sched_get_priority_min(SCHED_FIFO) : 0;
-  return pthread_setschedparam(pthread_self(), policy, &param) == 0;
+  return sched_setscheduler(0, policy, &param) == 0;
+}
+
+}  // namespace
+
+namespace {
+
+// The threads in an open hand-off window (restoreSelfAfterHandOff) and the
+// thread that closes the windows. It runs at real-time priority one above
+// the raised threads where permitted, so that a window ends on time even
+// when every CPU runs raised or loaded work. Never destroyed: a thread may
+// hand off until the process exits.
+class Demoter {
+ public:
+  static Demoter& instance() {
+    static Demoter* demoter = new Demoter;
+    return *demoter;
+  }
+
+  void add(pid_t thread, std::chrono::steady_clock::time_point at) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      pending_.push_back({thread, at});
+    }
+    changed_.notify_one();
+  }
+
+  // True when the thread's window was open (it is still raised).
+  bool remove(pid_t thread) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = std::find_if(pending_.begin(), pending_.end(),
+                                 [thread](const Pending& p) { return p.thread == thread; });
+    if (it == pending_.end()) return false;
+    pending_.erase(it);
+    return true;
+  }
+
+  bool contains(pid_t thread) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::any_of(pending_.begin(), pending_.end(),
+                       [thread](const Pending& p) { return p.thread == thread; });
+  }
+
+ private:
+  struct Pending {
+    pid_t thread;  // kernel id
+    std::chrono::steady_clock::time_point at;
+  };
+
+  Demoter() {
+    std::thread worker([this] { loop(); });
+    sched_param param{};
+    param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 1;
+    if (pthread_setschedparam(worker.native_handle(), SCHED_FIFO, &param) != 0) {
+      param.sched_priority = sched_get_priority_min(SCHED_FIFO);
+      pthread_setschedparam(worker.native_handle(), SCHED_FIFO, &param);
+    }
+    worker.detach();
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (pending_.empty()) {
+        changed_.wait(lock);
+        continue;
+      }
+      const auto first = std::min_element(pending_.begin(), pending_.end(),
+                                          [](const Pending& a, const Pending& b) { return a.at < b.at; });
+      const auto at = first->at;
+      if (std::chrono::steady_clock::now() < at) {
+        changed_.wait_until(lock, at);
+        continue;
+      }
+      // Still listed, so still alive (a thread that exits leaves the list
+      // first) and still at the priority it raised itself to.
+      restoreTaskOrdinary(first->thread);
+      pending_.erase(first);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Pending> pending_;
+};
+
+// The calling thread may have an open hand-off window (the demoter's list
+// is what counts; this only saves the look-up when it has none).
+thread_local bool tHandOffPending = false;
+
+// A thread that exits with an open window leaves the demoter's list first.
+struct HandOffExitGuard {
+  ~HandOffExitGuard() {
+    if (tHandOffPending) Demoter::instance().remove(currentTask());
+  }
+};
+
+// The calling thread's window, closed without restoring: true when it was
+// open (the thread is still raised).
+bool takeOverHandOff() {
+  if (!tHandOffPending) return false;
+  tHandOffPending = false;
+  return Demoter::instance().remove(currentTask());
 }
 
 }  // namespace
 
 bool raiseSelf() {
-  const bool raised = raiseToUrgent(pthread_self());
+  if (takeOverHandOff()) {
+    tSelfRaised = true;
+    return true;
+  }
+  const bool raised = raiseTaskToUrgent(0);
   if (raised) tSelfRaised = true;
   return raised;
 }
 
 void restoreSelf() {
-  restoreOrdinary(pthread_self());
+  takeOverHandOff();
+  restoreTaskOrdinary(0);
   tSelfRaised = false;
 }
+
+bool selfRaised() { return tSelfRaised; }
+
+void restoreSelfAfterHandOff() {
+  if (!tSelfRaised) return;
+  thread_local HandOffExitGuard guard;
+  (void)guard;
+  tSelfRaised = false;
+  tHandOffPending = true;
+  Demoter::instance().add(currentTask(), std::chrono::steady_clock::now() + kHandOffWindow);
+}
+
+void restorePendingSelf() {
+  if (takeOverHandOff()) restoreTaskOrdinary(0);
+}
+
+bool selfHandOffPending() { return tHandOffPending && Demoter::instance().contains(currentTask()); }
 
 OrdinaryWhileWaiting::OrdinaryWhileWaiting() {
   if (tSelfRaised && sched_getscheduler(0) == SCHED_FIFO) dropped_ = setPolicy(SCHED_OTHER);
@@ -138,23 +308,26 @@ OrdinaryWhileWaiting::~OrdinaryWhileWaiting() {
   if (dropped_ && tSelfRaised && sched_getscheduler(0) == SCHED_OTHER) setPolicy(SCHED_FIFO);
 }
 
-namespace {
-
 std::chrono::nanoseconds threadCpuTime() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
 }
 
-}  // namespace
-
 UrgentExecution::UrgentExecution(bool wanted, std::chrono::nanoseconds budget) : budget_(budget) {
-  if (!wanted) return;
+  if (!wanted) {
+    // Work of a lower priority does not run in a HIGH request's window.
+    restorePendingSelf();
+    return;
+  }
   raised_ = raiseSelf();
   if (raised_) cpuAtStart_ = threadCpuTime();
 }
 
-UrgentExecution::~UrgentExecution() { drop(); }
+// The result goes back to the caller still urgent, for a bounded window.
+UrgentExecution::~UrgentExecution() {
+  if (raised_) restoreSelfAfterHandOff();
+}
 
 void UrgentExecution::drop() {
   if (raised_) restoreSelf();

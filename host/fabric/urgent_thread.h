@@ -17,8 +17,11 @@
 #pragma once
 
 #include <pthread.h>
+#include <sys/types.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 
 namespace nnfab::fabric {
@@ -37,12 +40,46 @@ bool raiseToUrgent(pthread_t thread);
 // Back to SCHED_OTHER (its nice value is kept).
 void restoreOrdinary(pthread_t thread);
 
+// The same by kernel thread id (0: the calling thread), and what the
+// preemption path uses: a plain system call. glibc's pthread_*schedparam
+// take the target thread's descriptor lock, an ordinary lock, and a thread
+// that has just put itself back to SCHED_OTHER is rescheduled on the way
+// out of that call, holding its own lock until it gets a CPU again: a HIGH
+// thread raising it then blocked for milliseconds on a loaded host.
+pid_t currentTask();
+bool raiseTaskToUrgent(pid_t task);
+void restoreTaskOrdinary(pid_t task);
+
 // The calling thread raising itself, and undoing that: what UrgentScope
 // and UrgentExecution use. The thread remembers that it raised itself, so
 // that OrdinaryWhileWaiting can tell its own urgency from one another
 // thread gave it (a nudge, a PREEMPT request) or its owner chose.
 bool raiseSelf();
 void restoreSelf();
+// Whether the calling thread raised itself and has not undone it (a thread
+// on a HIGH request's path, not one another thread raised).
+bool selfRaised();
+
+// The end of a HIGH request on the calling thread, when it has raised
+// itself: it stays urgent while the result travels to its caller (the
+// return through the API, the copies, the completion signal, the caller's
+// first instructions) and a demoter thread puts it back to ordinary
+// kHandOffWindow of wall time later, unless the thread raises itself again
+// first (the next HIGH request takes the urgency over) or restores itself
+// (a request of lower priority does, at once: restorePendingSelf). Dropping
+// at once instead reschedules the thread, which on a loaded host then waits
+// milliseconds for its process's turn before the caller sees the result
+// (docs/performance.md, issue 15). The window is a hard cap: a caller that
+// computes after the result holds a real-time CPU for at most that long.
+inline constexpr std::chrono::microseconds kHandOffWindow{1000};
+void restoreSelfAfterHandOff();
+// A hand-off window still open on the calling thread is closed now.
+void restorePendingSelf();
+// Whether the calling thread is in an open hand-off window (tests).
+bool selfHandOffPending();
+
+// CPU time the calling thread has used.
+std::chrono::nanoseconds threadCpuTime();
 
 // The calling thread, urgent for the scope's lifetime (when permitted).
 class UrgentScope {
@@ -56,6 +93,31 @@ class UrgentScope {
 
  private:
   bool raised_;
+};
+
+// A thread waiting for a HIGH request's result (Execution::wait): urgent
+// while it waits (blocked, that costs no CPU), so that it runs as soon as
+// the result is signalled; then through the hand-off window once the result
+// is delivered (delivered()), or back to ordinary at once when the wait
+// ended without it (a timeout).
+class UrgentHandOffScope {
+ public:
+  explicit UrgentHandOffScope(bool wanted) : raised_(wanted && raiseSelf()) {}
+  ~UrgentHandOffScope() {
+    if (!raised_) return;
+    if (delivered_) {
+      restoreSelfAfterHandOff();
+    } else {
+      restoreSelf();
+    }
+  }
+  UrgentHandOffScope(const UrgentHandOffScope&) = delete;
+  UrgentHandOffScope& operator=(const UrgentHandOffScope&) = delete;
+  void delivered() { delivered_ = true; }
+
+ private:
+  bool raised_;
+  bool delivered_ = false;
 };
 
 // For a wait whose end nobody hurries (a core that runs on after its start,
@@ -91,13 +153,47 @@ class PiMutex {
   void lock();
   void unlock();
   bool try_lock();
+  pthread_mutex_t* native() { return &mutex_; }
 
  private:
   pthread_mutex_t mutex_;
 };
 
+// A condition variable over a PiMutex that adds no lock of its own:
+// std::condition_variable_any guards its wait and notify with an internal
+// ordinary std::mutex, and an ordinary thread descheduled while holding it
+// (a notifier is often preempted by the very thread it wakes) left a HIGH
+// thread blocked for milliseconds outside the priority inheritance (the
+// grant of the core, its release). Waits are on the steady clock.
+class PiCondition {
+ public:
+  PiCondition();
+  ~PiCondition();
+  PiCondition(const PiCondition&) = delete;
+  PiCondition& operator=(const PiCondition&) = delete;
+  void notify_all();
+  void wait(std::unique_lock<PiMutex>& lock);
+  // False when `until` passed (the predicate is the caller's to check).
+  bool waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until);
+  template <typename Predicate>
+  void wait(std::unique_lock<PiMutex>& lock, Predicate ready) {
+    while (!ready()) wait(lock);
+  }
+  template <typename Predicate>
+  bool waitFor(std::unique_lock<PiMutex>& lock, std::chrono::nanoseconds timeout, Predicate ready) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (!ready()) {
+      if (!waitUntil(lock, until)) return ready();
+    }
+    return true;
+  }
+
+ private:
+  pthread_cond_t cond_;
+};
+
 // A HIGH execution's thread, urgent from the start of its plan to its
-// result, except while it runs CPU-executor work (a CPU step's length is
+// result and through its hand-off window (restoreSelfAfterHandOff), except while it runs CPU-executor work (a CPU step's length is
 // the model's: unbounded), and for at most `budget` of its own CPU time in
 // all: past that it drops back for good, so that a long host-interpreted
 // loop cannot hold a CPU at real-time priority. Fabric steps raise the
@@ -112,6 +208,8 @@ class UrgentExecution {
 
   // Between steps: drops back for good once the budget is spent.
   void checkBudget();
+  // Whether the thread is raised now (tests).
+  bool raised() const { return raised_; }
 
   // Ordinary priority for its lifetime (CPU-executor work), then urgent
   // again if the execution still is.

@@ -10,6 +10,7 @@
 #include "fabric/device_memory.h"
 #include "fabric/soft_reset.h"
 #include "fabric/step_runner.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "nnfab_isa.h"
 
@@ -138,6 +139,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   bool resumed = false;
   const bool profiled = options.trace != nullptr;
   fabric::DeviceTrace trace;  // of every start of this step (profiled)
+  bool tracedBefore = false;
   uint64_t cycles = 0;
   const Clock::time_point stepStart = Clock::now();
   std::optional<Status> deviceTimeout;  // the core's own watchdog stopped the step
@@ -153,6 +155,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     Status acquired = scheduler_.acquire(ticket);
     waited += Clock::now() - queuedAt;
     if (!acquired.isOk()) return done(finalStatus(std::move(acquired)));
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::GRANTED);
     bool parked = false;
     // Gives the core up on every path out of this iteration.
     struct Hold {
@@ -175,9 +178,11 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
         return done(cpuMayRetry(std::move(status)));
       }
       loaded.emplace(std::move(load).value());
+      if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::LOADED);
     }
 
     auto report = loaded->run(*driver_, limits, resumed, profiled);
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_DONE);
     if (!report.isOk()) {
       Status status = std::move(report).takeStatus();
       if (isMissedDeadline(status)) return done(finalStatus(std::move(status)));
@@ -194,7 +199,15 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
       if (isProgramFailure(report->coreStatus)) return done(cpuMayRetry(std::move(report->status)));
       return done(deviceFault(*device, report->status, report->coreStatus == isa::kStatusIDLE));
     }
-    if (report->trace) trace.append(*report->trace);
+    if (report->trace) {
+      // The first start's trace is the step's so far (no copy); later ones join it.
+      if (!tracedBefore) {
+        trace = std::move(*report->trace);
+        tracedBefore = true;
+      } else {
+        trace.append(*report->trace);
+      }
+    }
     cycles = report->cycles;
     if (report->resumable()) {
       if (isCancelled(options)) return done(finalStatus(cancelledStatus("stopped on the fabric")));

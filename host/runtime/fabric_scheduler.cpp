@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 
 namespace nnfab::runtime {
@@ -33,15 +34,17 @@ Status FabricScheduler::acquire(Ticket& ticket) {
     granted_.notify_all();
   });
   std::unique_lock<fabric::PiMutex> lock(mutex_);
-  if (ticket.raiseThreadWhenNudged) ticket.thread = pthread_self();
+  if (ticket.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::SCHEDULER_LOCKED);
+  if (ticket.raiseThreadWhenNudged) ticket.task = fabric::currentTask();
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();
   if (nudge_ && holder_ != nullptr && holder_ != &ticket && yieldDue(*holder_, Clock::now())) {
     // Under the lock: the holder cannot release meanwhile, so the raise is
     // always undone by its own release().
     if (holder_->raiseThreadWhenNudged && !holder_->urgent) {
-      holder_->urgent = fabric::raiseToUrgent(holder_->thread);
+      holder_->urgent = fabric::raiseTaskToUrgent(holder_->task);
     }
+    fabric::latency_probe::mark(fabric::latency_probe::Mark::NUDGE);
     nudge_();
   }
   for (;;) {
@@ -57,7 +60,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
                     "other work or preempted)");
     }
     if (ticket.deadline) {
-      granted_.wait_until(lock, *ticket.deadline);
+      granted_.waitUntil(lock, *ticket.deadline);
     } else {
       granted_.wait(lock);
     }
@@ -88,6 +91,7 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
     dropUrgency = ticket.urgent;
     ticket.urgent = false;
     if (park) {
+      fabric::latency_probe::mark(fabric::latency_probe::Mark::HOLDER_RELEASED);
       const auto mine = waiting_.find(ticket.client);
       if (options_.preemptWithinClient && mine != waiting_.end() &&
           (*mine->second.begin())->priority > ticket.priority) {
@@ -102,7 +106,7 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
   // After the lock and the grant: an ordinary thread can be descheduled for
   // milliseconds, which it must not spend holding the lock the next holder
   // needs. The thread that acquired (raiseThreadWhenNudged) releases.
-  if (dropUrgency) fabric::restoreOrdinary(ticket.thread);
+  if (dropUrgency) fabric::restoreTaskOrdinary(ticket.task);
 }
 
 FabricScheduler::Stats FabricScheduler::stats() const {

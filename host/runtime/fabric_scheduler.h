@@ -66,7 +66,7 @@ class FabricScheduler {
     // priority (fabric/urgent_thread.h) until it gives the core up: its
     // driver sees the stop and releases without waiting for a CPU behind
     // other work.
-    pthread_t thread{};
+    pid_t task = 0;  // its kernel id (fabric::currentTask)
     bool urgent = false;
   };
 
@@ -124,7 +124,7 @@ class FabricScheduler {
   const SchedulerOptions options_;
   std::function<void()> nudge_;
   mutable fabric::PiMutex mutex_;
-  std::condition_variable_any granted_;
+  fabric::PiCondition granted_;
   std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)
   std::deque<uint64_t> ring_;          // clients with waiting steps, except the one whose turn it is
   Ticket* holder_ = nullptr;

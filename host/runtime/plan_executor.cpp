@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cpu/control_flow.h"
+#include "fabric/latency_probe.h"
 #include "fabric/urgent_thread.h"
 #include "model/execution_observer.h"
 #include "model/trace_sink.h"
@@ -58,6 +59,10 @@ struct PlanExecutor::PreparedStep {
   std::string where() const {
     return fmt::format("subgraph {}, step {} ({})", step->subgraph, index, toString(step->kind));
   }
+
+  // A profiled execution's span of this CPU or FABRIC step (traceStep), made
+  // with the plan: the step's own time holds no formatting.
+  std::shared_ptr<const TraceSink::SpanLabel> label;
 };
 
 struct PlanExecutor::Run {
@@ -86,6 +91,16 @@ PlanExecutor::PlanExecutor(std::shared_ptr<const cpu::CpuExecutor> whole, Plan p
       auto prepared = std::make_unique<PreparedStep>();
       prepared->index = t;
       prepared->step = &steps[t];
+      if (steps[t].kind == StepKind::CPU || steps[t].kind == StepKind::FABRIC) {
+        std::string ops;
+        for (uint32_t o : steps[t].operations) {
+          if (!ops.empty()) ops.push_back(' ');
+          ops.append(nnfab::toString(m.subgraph(steps[t].subgraph).operations[o].type));
+        }
+        prepared->label = std::make_shared<const TraceSink::SpanLabel>(TraceSink::SpanLabel{
+            prepared->where(), "step",
+            {{"runs_on", steps[t].kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", std::move(ops)}}});
+      }
       if (steps[t].kind == StepKind::FABRIC) {
         compiler::StepSpec spec;
         spec.subgraph = s;
@@ -186,6 +201,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
                                       const ExecutionOptions& options) const {
   const Clock::time_point start = Clock::now();
   fabric::UrgentExecution urgent(options.priority == Priority::HIGH);
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::EXECUTION_RAISED);
   ExecutionResult result;
   if (options.deadline && start + minimumTime_ > *options.deadline) {
     result.status = Status(
@@ -225,6 +241,7 @@ ExecutionResult PlanExecutor::execute(const std::vector<TensorValue>& inputs,
       out.data = *value.bytes;
       result.outputs.push_back(std::move(out));
     }
+    if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::RESULT_BUILT);
     result.timing.onDeviceNs = nanosSince(start);
     result.timing.inDriverNs = result.timing.onDeviceNs;
   } catch (const std::bad_alloc&) {
@@ -322,15 +339,7 @@ Status PlanExecutor::runPlan(Frame& mainFrame, Run& run) const {
 }
 
 void PlanExecutor::traceStep(const PreparedStep& prepared, Clock::time_point start, Run& run) const {
-  const Step& step = *prepared.step;
-  std::string ops;
-  const Subgraph& sg = model().subgraph(step.subgraph);
-  for (uint32_t o : step.operations) {
-    if (!ops.empty()) ops.push_back(' ');
-    ops.append(nnfab::toString(sg.operations[o].type));
-  }
-  run.options.trace->span(prepared.where(), "step", start, Clock::now(),
-                          {{"runs_on", step.kind == StepKind::FABRIC ? "fabric" : "cpu"}, {"operations", ops}});
+  run.options.trace->labelledSpan(prepared.label, start, Clock::now());
 }
 
 void PlanExecutor::observeStep(const std::vector<Activation>& stack, size_t depth, const PreparedStep& prepared,
@@ -424,15 +433,16 @@ Status PlanExecutor::runFabric(const PreparedStep& prepared, Frame& frame, Run& 
   std::vector<Value> outputs;
   const Clock::time_point started = run.options.trace != nullptr ? Clock::now() : Clock::time_point{};
   StepRun ran = engine_.run(program->value(), inputs, run.options, &outputs);
+  if (run.options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::STEP_DONE);
   run.waited += ran.waited;
   if (ran.status.isOk() && ran.trace && run.options.trace != nullptr) {
     // Placed after the time the step waited for the core (queued or parked).
     if (fabric::FabricBackend* device = engine_.backend()) {
       // The events are made when the sink needs them (after the run for
       // --profile): the step pays only for reading the trace.
-      auto make = [program, trace = std::move(*ran.trace), cycles = ran.cycles, where = prepared.where()] {
+      auto make = [program, trace = std::move(*ran.trace), cycles = ran.cycles, label = prepared.label] {
         auto events = fabricTraceEvents(program->value().code, trace, cycles);
-        for (auto& e : events) e.args.emplace_back("step", where);
+        for (auto& e : events) e.args.emplace_back("step", label->name);
         return events;
       };
       run.options.trace->deferredDeviceEvents(device->name(), device->clockMhz(), started + ran.waited,

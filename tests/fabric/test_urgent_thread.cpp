@@ -85,6 +85,9 @@ TEST(UrgentThread, AnExecutionIsOrdinaryWhileItsCpuWorkRunsAndDropsBackOnceItsBu
     execution.checkBudget();
     EXPECT_EQ(policy(), SCHED_FIFO);
   }
+  // Its result goes back in the hand-off window (the next test's subject).
+  EXPECT_TRUE(selfHandOffPending());
+  restorePendingSelf();
   EXPECT_EQ(policy(), SCHED_OTHER);
   {
     // CPU work paused out of the urgency still counts against the budget.
@@ -106,6 +109,97 @@ TEST(UrgentThread, AnExecutionIsOrdinaryWhileItsCpuWorkRunsAndDropsBackOnceItsBu
   }
   EXPECT_EQ(policy(), SCHED_OTHER);
   UrgentExecution unwanted(false);
+  EXPECT_EQ(policy(), SCHED_OTHER);
+}
+
+// Polls (ordinary) until the calling thread is back to SCHED_OTHER: how long it took.
+std::chrono::nanoseconds untilOrdinary(std::chrono::nanoseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (policy() != SCHED_OTHER && std::chrono::steady_clock::now() - start < limit) {
+    std::this_thread::sleep_for(50us);
+  }
+  return std::chrono::steady_clock::now() - start;
+}
+
+TEST(UrgentThread, AnExecutionHandsItsResultOverUrgentAndTheDemoterEndsTheWindow) {
+  REQUIRE_URGENT_THREADS();
+  const auto ended = std::chrono::steady_clock::now();
+  { UrgentExecution execution(true); }
+  EXPECT_EQ(policy(), SCHED_FIFO);  // still urgent while the result goes back
+  EXPECT_TRUE(selfHandOffPending());
+  untilOrdinary(5s);
+  const auto closed = std::chrono::steady_clock::now() - ended;
+  EXPECT_EQ(policy(), SCHED_OTHER);
+  EXPECT_FALSE(selfHandOffPending());
+  // Never before the window's end (its upper end is the demoter's wake-up:
+  // at real-time priority, prompt, but not asserted on a shared machine).
+  EXPECT_GE(closed, kHandOffWindow);
+}
+
+TEST(UrgentThread, TheNextHighRequestTakesTheWindowOverAndALowerOneClosesIt) {
+  REQUIRE_URGENT_THREADS();
+  { UrgentExecution first(true); }
+  ASSERT_TRUE(selfHandOffPending());
+  {
+    UrgentExecution second(true);
+    EXPECT_TRUE(second.raised());
+    EXPECT_FALSE(selfHandOffPending());
+    // The window was taken over: the demoter does not end this execution's urgency.
+    std::this_thread::sleep_for(3 * kHandOffWindow);
+    EXPECT_EQ(policy(), SCHED_FIFO);
+  }
+  ASSERT_TRUE(selfHandOffPending());
+  {
+    const UrgentExecution low(false);  // a lower request closes the window at once
+    EXPECT_EQ(policy(), SCHED_OTHER);
+    EXPECT_FALSE(selfHandOffPending());
+  }
+  EXPECT_EQ(policy(), SCHED_OTHER);
+  // A budget spent before the end leaves no window.
+  {
+    UrgentExecution spent(true, 0ns);
+    spent.checkBudget();
+  }
+  EXPECT_EQ(policy(), SCHED_OTHER);
+  EXPECT_FALSE(selfHandOffPending());
+}
+
+TEST(UrgentThread, AWaiterIsUrgentWhileItWaitsAndThroughTheHandOffOnlyIfItGotTheResult) {
+  REQUIRE_URGENT_THREADS();
+  {
+    UrgentHandOffScope waiting(true);
+    EXPECT_EQ(policy(), SCHED_FIFO);
+  }
+  EXPECT_EQ(policy(), SCHED_OTHER);  // a timeout: nothing to hand over
+  EXPECT_FALSE(selfHandOffPending());
+  {
+    UrgentHandOffScope waiting(true);
+    waiting.delivered();
+  }
+  EXPECT_EQ(policy(), SCHED_FIFO);
+  EXPECT_TRUE(selfHandOffPending());
+  untilOrdinary(5s);
+  EXPECT_EQ(policy(), SCHED_OTHER);
+  {
+    const UrgentHandOffScope unwanted(false);
+    EXPECT_EQ(policy(), SCHED_OTHER);
+  }
+}
+
+TEST(UrgentThread, AThreadThatExitsInItsWindowLeavesTheDemotersList) {
+  REQUIRE_URGENT_THREADS();
+  for (int k = 0; k < 20; ++k) {
+    std::thread t([] {
+      { UrgentExecution execution(true); }
+      EXPECT_TRUE(selfHandOffPending());
+    });
+    t.join();
+  }
+  // The demoter, past all those windows, still closes a live thread's.
+  std::this_thread::sleep_for(3 * kHandOffWindow);
+  { UrgentExecution execution(true); }
+  EXPECT_TRUE(selfHandOffPending());
+  untilOrdinary(5s);
   EXPECT_EQ(policy(), SCHED_OTHER);
 }
 

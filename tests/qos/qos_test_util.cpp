@@ -93,4 +93,25 @@ double millisSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+WakeLateness::WakeLateness()
+    : sleeper_([this] {
+        constexpr std::chrono::milliseconds kNap{1};
+        while (!stop_.load()) {
+          const auto before = std::chrono::steady_clock::now();
+          std::this_thread::sleep_for(kNap);
+          const int64_t late =
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - before - kNap)
+                  .count();
+          if (late > worstNs_.load()) worstNs_.store(late);
+        }
+      }) {}
+
+WakeLateness::~WakeLateness() { stopWorstMs(); }
+
+double WakeLateness::stopWorstMs() {
+  stop_.store(true);
+  if (sleeper_.joinable()) sleeper_.join();
+  return static_cast<double>(worstNs_.load()) / 1e6;
+}
+
 }  // namespace nnfab::qos

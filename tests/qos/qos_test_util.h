@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/client.h"
@@ -73,5 +74,28 @@ std::shared_ptr<api::PreparedModel> prepareOrDie(api::Client& client, const Devi
                                                  Priority priority = Priority::MEDIUM);
 
 double millisSince(std::chrono::steady_clock::time_point start);
+
+// How late an ordinary thread of this process wakes up, measured while the
+// object lives: a sibling thread sleeps 1 ms at a time and records by how
+// much each wake-up overshot. On a machine shared with other work every
+// hand-off between threads pays up to that; a test that bounds a host path
+// in wall-clock time adds it per hand-off on that path to its margin, so
+// that the bound holds for nnfab's own delays without counting the
+// machine's. Idle, it is a few tens of microseconds and the bound is the
+// unloaded one.
+class WakeLateness {
+ public:
+  WakeLateness();
+  ~WakeLateness();
+  WakeLateness(const WakeLateness&) = delete;
+  WakeLateness& operator=(const WakeLateness&) = delete;
+  // The worst overshot so far (ms); stops the measurement.
+  double stopWorstMs();
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> worstNs_{0};
+  std::thread sleeper_;
+};
 
 }  // namespace nnfab::qos

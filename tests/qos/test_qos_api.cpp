@@ -112,17 +112,25 @@ TEST(QosApi, DeadlineBelowTheCycleModelBoundFailsBeforeStartingOnHls) {
 TEST(QosApi, LongLoopWithShortDeadlineMissesWithinASmallMarginOnEveryDevice) {
   constexpr double kDeadlineMs = 60.0;
   constexpr double kMarginMs = 60.0;  // clock checks, host watchdog poll, core stop
+  // After the deadline the host path wakes the driver, stops the core (the
+  // thread that runs it must reach a boundary) and returns: up to three
+  // threads that wait for a CPU on a loaded machine, each for as long as
+  // this process's threads were measured to wait meanwhile (WakeLateness).
+  constexpr double kHandOffs = 3.0;
   auto client = api::Client::create("deadline");
   for (const Device* device : allDevices()) {
     auto prepared = prepareOrDie(*client, *device, testing::counterLoop(true));
     api::ExecuteRequest request;
     request.deadline = Clock::now() + std::chrono::milliseconds(static_cast<int>(kDeadlineMs));
+    WakeLateness lateness;
     const auto start = Clock::now();
     const ExecutionResult result = prepared->execute(counterInputs(2000000000), request);
     const double ms = millisSince(start);
+    const double lateMs = lateness.stopWorstMs();
     EXPECT_TRUE(isMissedDeadline(result.status.code())) << device->name() << ": " << result.status.message();
     expectNoResult(result);
-    EXPECT_LT(ms, kDeadlineMs + kMarginMs) << device->name();
+    EXPECT_LT(ms, kDeadlineMs + kMarginMs + kHandOffs * lateMs)
+        << device->name() << " (a thread of this process waited up to " << lateMs << " ms for a CPU meanwhile)";
     // The device is ready for the next execution.
     const ExecutionResult next = prepared->execute(counterInputs(1000));
     ASSERT_TRUE(next.status.isOk()) << device->name() << ": " << next.status.message();

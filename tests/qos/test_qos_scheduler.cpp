@@ -106,6 +106,9 @@ TEST(QosScheduler, AStepTheHolderMustYieldToNudgesAtOnce) {
 // ticket that is not driven from its acquiring thread is never raised.
 TEST(QosScheduler, ANudgedHolderRunsAtRealTimePriorityUntilItReleases) {
   if (!fabric::urgentThreadsPermitted()) GTEST_SKIP() << fabric::urgentThreadsDescription();
+  // A HIGH execution of an earlier test in this process may have left this
+  // thread in its hand-off window (docs/qos.md): closed, so that it starts ordinary.
+  fabric::restorePendingSelf();
   FabricScheduler scheduler(runtime::SchedulerOptions{10s});
   std::atomic<int> nudges{0};
   scheduler.setNudge([&] { ++nudges; });
@@ -258,6 +261,46 @@ TEST(QosScheduler, HighPreemptsLowOfTheSameClientAndLowResumesExactly) {
   EXPECT_GE(hls.device().schedulerStats().preemptions, 1u);
 }
 
+// Issue 15: a thread in wait() of a HIGH execution waits at real-time
+// priority (where permitted), so that it runs as soon as the result is
+// signalled, and is still raised right after it has the result (the
+// hand-off window, docs/qos.md); a LOW execution's waiter is never raised.
+TEST(QosScheduler, AHighExecutionsWaiterIsRaisedThroughTheHandOffALowOnesIsNot) {
+  if (!fabric::urgentThreadsPermitted()) GTEST_SKIP() << fabric::urgentThreadsDescription();
+  TestHls hls;
+  auto client = api::Client::create("waiters");
+  for (const Priority priority : {Priority::HIGH, Priority::LOW}) {
+    auto prepared = prepareOrDie(*client, hls.device(), testing::counterLoop(true), priority);
+    Drain drain;
+    auto execution = drain(prepared->executeAsync(counterInputs(8000000)));  // ~0.1 s
+    std::atomic<int> after{-1};
+    std::atomic<pid_t> task{0};
+    std::thread waiter([&] {
+      task = fabric::currentTask();
+      const ExecutionResult& r = execution->wait();
+      after = sched_getscheduler(0);
+      EXPECT_TRUE(r.status.isOk()) << r.status.message();
+    });
+    // Its policy while it is blocked in wait() (by kernel id: glibc's
+    // pthread_getschedparam caches the first answer).
+    int policy = SCHED_OTHER;
+    const auto until = Clock::now() + 5s;
+    while (execution->state() != api::ExecutionState::DONE && Clock::now() < until) {
+      if (task.load() != 0) policy = sched_getscheduler(task.load());
+      if (policy == SCHED_FIFO) break;
+      std::this_thread::sleep_for(100us);
+    }
+    waiter.join();
+    if (priority == Priority::HIGH) {
+      EXPECT_EQ(policy, SCHED_FIFO) << "a HIGH execution's waiter waits raised";
+      EXPECT_EQ(after.load(), SCHED_FIFO) << "and has the result still raised";
+    } else {
+      EXPECT_EQ(policy, SCHED_OTHER);
+      EXPECT_EQ(after.load(), SCHED_OTHER);
+    }
+  }
+}
+
 // Client A keeps the core busy with HIGH loops from two threads; client B's
 // LOW executions still get the core within one of A's turns each (quantum
 // plus the stop latency), never behind A's whole loops.
@@ -270,9 +313,14 @@ TEST(QosScheduler, NoClientWaitsUnboundedlyBehindAnother) {
   auto greedy = prepareOrDie(*a, hls.device(), testing::counterLoop(true), Priority::HIGH);
   auto modest = prepareOrDie(*b, hls.device(), testing::counterLoop(true), Priority::LOW);
   constexpr int32_t kGreedy = 20000000;  // ~0.25 s each
+  // The hogs only have to outlast B's first execution: the longest loop
+  // timeout, so that a loaded machine (on which their 0.25 s of
+  // C-simulation can take seconds) cannot end them with the default 2 s.
+  api::ExecuteRequest hogRequest;
+  hogRequest.loopTimeout = kLoopTimeoutMaximum;
   Drain drain;
   std::vector<std::shared_ptr<api::Execution>> hogs;
-  for (int k = 0; k < 2; ++k) hogs.push_back(drain(greedy->executeAsync(counterInputs(kGreedy))));
+  for (int k = 0; k < 2; ++k) hogs.push_back(drain(greedy->executeAsync(counterInputs(kGreedy), hogRequest)));
   while (hls.device().schedulerStats().grants == 0) std::this_thread::sleep_for(1ms);
 
   // Bound (docs/qos.md): one quantum of the other client + its stop latency
@@ -282,6 +330,12 @@ TEST(QosScheduler, NoClientWaitsUnboundedlyBehindAnother) {
   // waited behind a whole one of them.
   constexpr double kBoundMs = 5.0 + 1.0 + 1.0;
   constexpr double kMarginMs = 90.0;
+  // Plus, per thread hand-off on B's path (the holder's driver, the thread
+  // that runs the core, B's own thread at the grant and at the end), the
+  // longest this process's threads were measured to wait for a CPU
+  // meanwhile (WakeLateness): 0.1 ms idle, the machine's share under load.
+  constexpr double kHandOffs = 4.0;
+  WakeLateness lateness;
   std::vector<double> waits;
   // Whether A's work was still running when B's first execution finished:
   // B was behind it and did not wait for a whole execution of A. (Checked at
@@ -302,7 +356,9 @@ TEST(QosScheduler, NoClientWaitsUnboundedlyBehindAnother) {
   }
   EXPECT_TRUE(hogsRanMeanwhile);
   std::sort(waits.begin(), waits.end());
-  EXPECT_LT(waits.back(), kBoundMs + kMarginMs) << "median " << waits[waits.size() / 2] << " ms";
+  const double lateMs = lateness.stopWorstMs();
+  EXPECT_LT(waits.back(), kBoundMs + kMarginMs + kHandOffs * lateMs)
+      << "median " << waits[waits.size() / 2] << " ms; threads waited up to " << lateMs << " ms for a CPU";
   std::printf("modest client: median %.2f ms, max %.2f ms\n", waits[waits.size() / 2], waits.back());
   for (auto& hog : hogs) {
     const ExecutionResult& r = hog->wait();

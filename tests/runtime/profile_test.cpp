@@ -5,6 +5,9 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
+#include "api/chrome_trace.h"
 #include "api/run_model.h"
 #include "backends/hls_backend.h"
 #include "model/trace_sink.h"
@@ -223,6 +226,73 @@ TEST(Profile, FabricIfReportsTheBranchTaken) {
     EXPECT_EQ(sink.named(c ? "IF: else branch" : "IF: then branch"), 0u);
     EXPECT_EQ(sink.named("WHILE"), 0u);
   }
+}
+
+// A step's span comes as a label made with the plan, shared by every
+// execution of the prepared model: the profiled step formats nothing. Its
+// name and arguments are those a plain span had (the default labelledSpan
+// passes them on, as RecordingSink sees above).
+class LabelSink final : public TraceSink {
+ public:
+  void span(std::string_view, std::string_view, Clock::time_point, Clock::time_point, TraceArgs) override {}
+  void labelledSpan(const std::shared_ptr<const SpanLabel>& label, Clock::time_point start,
+                    Clock::time_point end) override {
+    EXPECT_LE(start, end);
+    labels.push_back(label);
+  }
+  std::vector<std::shared_ptr<const SpanLabel>> labels;
+};
+
+TEST(Profile, StepSpansShareOneLabelMadeWithThePlan) {
+  FabricDevice hls = traceDevice();
+  auto prepared = hls.prepare(testing::counterLoop(true), {});
+  ASSERT_TRUE(prepared.isOk()) << prepared.status().message();
+  LabelSink first, second;
+  for (LabelSink* sink : {&first, &second}) {
+    ExecutionOptions options;
+    options.trace = sink;
+    const ExecutionResult r = prepared.value()->execute({testing::int32s({1}, {4})}, options);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  }
+  ASSERT_EQ(first.labels.size(), 1u);  // the WHILE whole on the fabric: one step
+  ASSERT_EQ(second.labels.size(), 1u);
+  EXPECT_EQ(first.labels[0].get(), second.labels[0].get());
+  const TraceSink::SpanLabel& label = *first.labels[0];
+  EXPECT_EQ(label.name, "subgraph 0, step 0 (FABRIC)");
+  EXPECT_EQ(label.category, "step");
+  EXPECT_EQ(label.args, (TraceArgs{{"runs_on", "fabric"}, {"operations", "WHILE"}}));
+}
+
+// --profile's writer shows a labelled span as the plain span of the same
+// name, category and arguments.
+TEST(Profile, ChromeTraceWritesALabelledSpanAsThePlainOne) {
+  const Clock::time_point t0 = Clock::now();
+  const Clock::time_point t1 = t0 + std::chrono::microseconds(7);
+  auto label = std::make_shared<const TraceSink::SpanLabel>(
+      TraceSink::SpanLabel{"subgraph 1, step 2 (CPU)", "step", {{"runs_on", "cpu"}, {"operations", "ADD MUL"}}});
+  std::vector<nlohmann::json> made;
+  for (const bool labelled : {true, false}) {
+    api::ChromeTrace trace;
+    if (labelled) {
+      trace.labelledSpan(label, t0, t1);
+    } else {
+      trace.span(label->name, label->category, t0, t1, label->args);
+    }
+    ASSERT_EQ(trace.size(), 1u);
+    const nlohmann::json doc = nlohmann::json::parse(trace.json());
+    for (const auto& e : doc["traceEvents"]) {
+      if (e["ph"] == "X") made.push_back(e);
+    }
+  }
+  ASSERT_EQ(made.size(), 2u);
+  EXPECT_EQ(made[0]["name"], "subgraph 1, step 2 (CPU)");
+  EXPECT_EQ(made[0]["cat"], "step");
+  EXPECT_EQ(made[0]["args"]["operations"], "ADD MUL");
+  EXPECT_EQ(made[0]["args"]["clock"], "host wall clock");
+  EXPECT_DOUBLE_EQ(made[0]["dur"].get<double>(), 7.0);
+  made[0].erase("ts");  // each writer has its own origin
+  made[1].erase("ts");
+  EXPECT_EQ(made[0], made[1]);
 }
 
 }  // namespace

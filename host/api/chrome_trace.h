@@ -8,19 +8,23 @@
 // cycle numbers.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "model/trace_sink.h"
 
-namespace nnfab::cli {
+namespace nnfab::api {
 
 class ChromeTrace final : public TraceSink {
  public:
   ChromeTrace() : origin_(Clock::now()) {}
   void span(std::string_view name, std::string_view category, Clock::time_point start, Clock::time_point end,
             TraceArgs args = {}) override;
+  // Keeps the shared label: a step's span copies no strings.
+  void labelledSpan(const std::shared_ptr<const SpanLabel>& label, Clock::time_point start,
+                    Clock::time_point end) override;
   void deviceEvents(std::string_view device, double clockMhz, Clock::time_point anchor,
                     std::vector<DeviceEvent> events) override;
   // Keeps `make` and calls it in json(): the run does not pay for the events.
@@ -38,12 +42,14 @@ class ChromeTrace final : public TraceSink {
     bool instant = false;
     uint64_t startCycle = 0, cycles = 0;
     std::vector<std::pair<std::string, uint64_t>> counters;  // a counter sample ("ph": "C")
+    std::shared_ptr<const SpanLabel> label;  // set: name, category and args are the label's
   };
   struct Deferred {
     int tid = 0;
     double anchorUs = 0, usPerCycle = 0;
     DeviceEventMaker make;
   };
+  double us(Clock::time_point t) const;     // microseconds from origin_
   int deviceTid(std::string_view device);  // under mutex_
   static void append(std::vector<Event>& into, int tid, double anchorUs, double usPerCycle,
                      std::vector<DeviceEvent> events);
@@ -54,4 +60,4 @@ class ChromeTrace final : public TraceSink {
   std::vector<Deferred> deferred_;
 };
 
-}  // namespace nnfab::cli
+}  // namespace nnfab::api

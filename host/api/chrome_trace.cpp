@@ -1,24 +1,31 @@
-#include "cli/chrome_trace.h"
+#include "api/chrome_trace.h"
 
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
 
-namespace nnfab::cli {
+namespace nnfab::api {
 
 namespace {
 constexpr int kHostPid = 1;
 constexpr int kDevicePid = 2;
 }  // namespace
 
+double ChromeTrace::us(Clock::time_point t) const {
+  return std::chrono::duration<double, std::micro>(t - origin_).count();
+}
+
 void ChromeTrace::span(std::string_view name, std::string_view category, Clock::time_point start,
                        Clock::time_point end, TraceArgs args) {
-  auto us = [this](Clock::time_point t) {
-    return std::chrono::duration<double, std::micro>(t - origin_).count();
-  };
   std::lock_guard lock(mutex_);
-  events_.push_back(
-      {std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0, false, 0, 0, {}});
+  events_.push_back({std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0,
+                     false, 0, 0, {}, nullptr});
+}
+
+void ChromeTrace::labelledSpan(const std::shared_ptr<const SpanLabel>& label, Clock::time_point start,
+                               Clock::time_point end) {
+  std::lock_guard lock(mutex_);
+  events_.push_back({{}, {}, us(start), us(end) - us(start), {}, 0, false, 0, 0, {}, label});
 }
 
 int ChromeTrace::deviceTid(std::string_view device) {
@@ -32,7 +39,7 @@ void ChromeTrace::append(std::vector<Event>& into, int tid, double anchorUs, dou
   for (DeviceEvent& e : events) {
     Event out{std::move(e.name), std::move(e.category), anchorUs + static_cast<double>(e.startCycle) * usPerCycle,
               static_cast<double>(e.cycles) * usPerCycle, std::move(e.args), tid, e.cycles == 0, e.startCycle,
-              e.cycles, std::move(e.counters)};
+              e.cycles, std::move(e.counters), nullptr};
     into.push_back(std::move(out));
   }
 }
@@ -83,19 +90,21 @@ std::string ChromeTrace::json() const {
       args["start_cycle"] = e.startCycle;
       if (!e.instant) args["cycles"] = e.cycles;
     }
-    for (const auto& [k, v] : e.args) args[k] = v;
+    const std::string& name = e.label ? e.label->name : e.name;
+    const std::string& category = e.label ? e.label->category : e.category;
+    for (const auto& [k, v] : e.label ? e.label->args : e.args) args[k] = v;
     const int pid = e.tid == 0 ? kHostPid : kDevicePid;
     const int tid = e.tid == 0 ? 1 : e.tid;
     if (!e.counters.empty()) {
       nlohmann::json values = nlohmann::json::object();
       for (const auto& [k, v] : e.counters) values[k] = v;
-      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "C"}, {"ts", e.startUs}, {"pid", pid},
+      events.push_back({{"name", name}, {"cat", category}, {"ph", "C"}, {"ts", e.startUs}, {"pid", pid},
                         {"tid", tid}, {"args", values}});
     } else if (e.instant) {
-      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "i"}, {"s", "t"}, {"ts", e.startUs},
+      events.push_back({{"name", name}, {"cat", category}, {"ph", "i"}, {"s", "t"}, {"ts", e.startUs},
                         {"pid", pid}, {"tid", tid}, {"args", args}});
     } else {
-      events.push_back({{"name", e.name}, {"cat", e.category}, {"ph", "X"}, {"ts", e.startUs},
+      events.push_back({{"name", name}, {"cat", category}, {"ph", "X"}, {"ts", e.startUs},
                         {"dur", e.durationUs}, {"pid", pid}, {"tid", tid}, {"args", args}});
     }
   };
@@ -111,4 +120,4 @@ std::string ChromeTrace::json() const {
   return doc.dump(1) + "\n";
 }
 
-}  // namespace nnfab::cli
+}  // namespace nnfab::api
