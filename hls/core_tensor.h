@@ -143,7 +143,6 @@ DESCRIPTOR:
   }
   uint64_t groups = 0;     // wide: the consumer's cycles (one per group)
   uint64_t reads = 0;      // wide: bursts
-  uint64_t zeroBeats = 0;  // wide: a stride-0 source's new beats after its first
   uint32_t inGroup = 0;    // elements in the current group
   uint32_t pending[kMaxSources] = {0, 0, 0};  // beats of a burst still to be taken
 
@@ -181,7 +180,6 @@ ELEMENTS:
           if (wide && pending[s] != 0) {
             --pending[s];
           } else if (wide) {
-            if (stride[s][kInnermost] == 0u && haveBeat[s]) ++zeroBeats;
             uint64_t len = 1;
             if (stride[s][kInnermost] == 1u) {
               const uint64_t rowLast = (at + static_cast<uint64_t>(dim[kInnermost] - 1u - i3) * 4u) / isa::kMEM_BEAT_BYTES;
@@ -231,7 +229,7 @@ ELEMENTS:
     }
   }
   const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, srcbReadBytes, dataReadBytes, writeBytes}
-                          : wide     ? CycleQuery{kCycleTensorWide, groups, readBeats, reads, zeroBeats}
+                          : wide     ? CycleQuery{kCycleTensorWide, groups, readBeats, reads, 0}
                                      : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
                                                   readBeats, 0};
   TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, cost)};

@@ -28,8 +28,7 @@ enum CycleEvent : uint32_t {
   kCycleTensor,
   kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
   kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
-  kCycleTensorWide,     // the element engine's wide mode: a = groups, b = read beats, c = reads (bursts),
-                        // d = a stride-0 source's new beats after its first
+  kCycleTensorWide,     // the element engine's wide mode: a = groups, b = read beats, c = reads (bursts)
   kCycleFc,           // FC: a = batch, b = units, c = input_size, d = fcAlignment(...)
 };
 
@@ -61,19 +60,13 @@ static constexpr uint64_t elementStreamCycles(const CycleParams& p, uint64_t ele
 }
 // Wide mode (tensor_elem_wide): one group per cycle, or, when its reads
 // bind, the larger of the memory's elem_read_ahead read slots (each burst
-// holds one mem_latency cycles plus one per beat) and the beat rate the
-// RTL reaches on sim with bursts streaming back to back: 64 beats per 79
-// cycles (an empirical figure, tests/sim SimPerf.ElementEngineCyclesFollowTheModel
-// and nnfab bench --only elem; docs/rtl.md "Wide mode").
-// A stride-0 source's new beat (after its first) costs the consumer
-// kWideZeroBeatStall cycles: its single-beat read waits in the beat FIFO
-// behind the stride-1 sources' bursts (measured on sim).
-static constexpr uint64_t kWideBeats = 64u, kWideBeatCycles = 79u, kWideZeroBeatStall = 2u;
+// holds one mem_latency cycles plus one per beat) and the read port's one
+// beat per cycle (docs/rtl.md "Wide mode"; with bursts of elem_burst = 8
+// beats the RTL reaches it on sim, tests/sim
+// SimPerf.ElementEngineCyclesFollowTheModel and nnfab bench --only elem).
 static constexpr uint64_t wideStreamCycles(const CycleParams& p, uint64_t groups, uint64_t readBeats,
-                                           uint64_t reads, uint64_t zeroBeats) {
-  return maxU64(maxU64(groups + kWideZeroBeatStall * zeroBeats,
-                       ceilDiv(reads * p.mem_latency + readBeats, isa::kCycle_elem_read_ahead)),
-                ceilDiv(readBeats * kWideBeatCycles, kWideBeats));
+                                           uint64_t reads) {
+  return maxU64(maxU64(groups, ceilDiv(reads * p.mem_latency + readBeats, isa::kCycle_elem_read_ahead)), readBeats);
 }
 
 // FC (docs/isa.md "Cycle model", fc): the engine of docs/rtl.md ("FLOAT32 in
@@ -201,7 +194,7 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       if (q.a == isa::kFnDIV) return kTensorFixedCycles + p.mem_latency + uint64_t{isa::kCycle_scalar_div} * q.b;
       return kTensorFixedCycles + p.mem_latency + elementStreamCycles(p, q.b, q.c);
     case kCycleTensorWide:
-      return kTensorFixedCycles + p.mem_latency + wideStreamCycles(p, q.a, q.b, q.c, q.d);
+      return kTensorFixedCycles + p.mem_latency + wideStreamCycles(p, q.a, q.b, q.c);
     case kCycleTensorFloat:
       return kTensorFixedCycles + p.mem_latency +
              (q.a == isa::kFnDIV ? isa::kCycle_fp_div_latency : isa::kCycle_fp_latency) +

@@ -41,9 +41,9 @@
 // in one beat of the result and of each source; C1/C2 pick the group's
 // operands from the cached beats and LANES nnfab_alu instances compute them
 // in one cycle; the group goes out as one result. A source of stride 1 reads
-// bursts of up to ELEM_BURST beats (never past its row's last beat nor a 4
+// bursts of up to BURST beats (never past its row's last beat nor a 4
 // KB page): the beats its next groups use, so few reads cover many groups.
-// Each source's beats wait in a small FIFO (ELEM_BURST deep) between the
+// Each source's beats wait in a small FIFO (BURST deep) between the
 // shared beat FIFO and its cached beat, so a burst never blocks another
 // source's beat. Everything else (byte elements, other strides, DIV,
 // FLOAT32 arithmetic) keeps the one-element path: groups of one element.
@@ -98,9 +98,12 @@ module nnfab_tensor_elem #(
   // cycle model's elem_read_ahead).
   localparam logic [READ_AHEAD_LOG2:0] NARROW_AHEAD = (READ_AHEAD_LOG2 + 1)'(NNFAB_CYCLE_elem_read_ahead);
   localparam int RESULTS = 1 << RESULTS_LOG2;
-  localparam int LANES = 8;  // isa.json elem_lanes: the walk's thermometers are 8 bits
-  localparam int REC_W = 24;  // per source: new beat (1), byte offset (6); the group's size - 1 (3)
-  localparam int RES_W = LANES * 32 + 3;  // the group's results, its size - 1
+  // Beats per read of a stride-1 source at most (isa.json elem_burst; the
+  // staging FIFOs hold 8, the lengths are 4 bits).
+  localparam int BURST = NNFAB_CYCLE_elem_burst;
+  localparam int LANES = 16;  // isa.json elem_lanes: a whole beat of 4-byte elements; the walk's thermometers are 16 bits
+  localparam int REC_W = 26;  // per source: new beat (1), byte offset (6); the group's size (5)
+  localparam int RES_W = LANES * 32 + 5;  // the group's results, its size
   localparam logic [RECORDS_LOG2+1:0] REC_DEPTH = 1 << RECORDS_LOG2;
   localparam logic [READ_AHEAD_LOG2+1:0] BEAT_DEPTH = 1 << READ_AHEAD_LOG2;
   localparam logic [RESULTS_LOG2+1:0] RES_DEPTH = 1 << RESULTS_LOG2;
@@ -124,6 +127,11 @@ module nnfab_tensor_elem #(
   logic [2:0] sb[3];
   logic [63:0] base[3];
   logic [1:0] nsrc_q;
+  // fp and rbytes come from the tensor unit's function decode; registered
+  // at start, so that the output address's update starts at a flip-flop
+  // (u_tensor.fn_q -> out_addr was 16 cells in the whole core).
+  logic fp_q, rb4;
+  logic [2:0] rb;
   logic clear;  // empties the FIFOs: start of an instruction, abort
   assign clear = rst || abort || (state == E_IDLE && start);
 
@@ -144,12 +152,27 @@ module nnfab_tensor_elem #(
     if (nsrc > 2'd2) wide_in = wide_in && sbytes2 == 3'd4 && base2[1:0] == 2'd0 && stride[2][3][31:1] == 31'd0;
   end
 
+  // Per source: innermost stride 1 in wide mode; the read order (stride-0
+  // sources first, see nth_src).
+  logic [2:0] st1_in;
+  logic [1:0] ord_in[3];
+  always_comb begin
+    st1_in = wide_in ? {stride[2][3][0] && nsrc > 2'd2, stride[1][3][0] && nsrc > 2'd1, stride[0][3][0]} : 3'd0;
+    case (st1_in)
+      3'b001: begin ord_in[0] = 2'd1; ord_in[1] = 2'd2; ord_in[2] = 2'd0; end
+      3'b010: begin ord_in[0] = 2'd0; ord_in[1] = 2'd2; ord_in[2] = 2'd1; end
+      3'b011: begin ord_in[0] = 2'd2; ord_in[1] = 2'd0; ord_in[2] = 2'd1; end
+      3'b101: begin ord_in[0] = 2'd1; ord_in[1] = 2'd0; ord_in[2] = 2'd2; end
+      default: begin ord_in[0] = 2'd0; ord_in[1] = 2'd1; ord_in[2] = 2'd2; end
+    endcase
+  end
+
   // ================================================================ walker
   // W0: the index of the next element of each source, and what is left of
   // each output row: r = dim - 1 - i, so that "last of its row" is r == 0.
   logic [IW-1:0] cur[3], p0[3], p1[3], p2[3];  // index now, and at the start of each dimension's row
   logic [31:0] r1, r2, r3, dm1, dm2, dm3, wleft;
-  logic dm3_small;  // dm3 < 8
+  logic dm3_small;  // dm3 < 16
   // W1: the element addresses.
   logic w1_v;
   logic [63:0] addr[3], addr_q[3];
@@ -158,20 +181,20 @@ module nnfab_tensor_elem #(
   logic w2_v;
   logic [2:0] w2_new;  // per source: the group's elements lie in a new beat
   logic [2:0] w2_rd;   // ... and that beat must be read (not one of a burst already asked for)
-  logic [2:0] w2_len[3];  // the read's beats
+  logic [3:0] w2_len[3];  // the read's beats
   logic [1:0] w2_n;    // reads
-  logic [2:0] w2_cnt, w1_cnt;  // the group's elements - 1
+  logic [4:0] w2_cnt, w1_cnt;  // the group's elements
   // Wide mode: the word of the current element of each source and of the
   // output in its beat, the group's size, and whether it ends its row.
   logic [3:0] ws[3], bw[3], ws_in[3];
   logic [4:0] dout, ds[3], ds_in[3];  // elements to the end of the output's, a stride-1 source's beat
-  logic rlast;  // r3 < 8: the row ends within a group
-  logic [3:0] gn;
+  logic rlast;  // r3 < 16: the row ends within a group
+  logic [4:0] gn;
   logic rowend;
-  logic [2:0] span[3], w1_span[3];  // beats from the group's to its row's last (at most ELEM_BURST)
-  logic [2:0] w1_len[3];
+  logic [3:0] span[3], w1_span[3];  // beats from the group's to its row's last (at most BURST)
+  logic [3:0] w1_len[3];
   logic [2:0] w1_rd;
-  logic [1:0] pend[3];  // beats of a burst asked for that later groups will take
+  logic [2:0] pend[3];  // beats of a burst asked for that later groups will take
   logic [IW-1:0] nxt[3];  // the index of the next group's first element
   logic [5:0] w2_off[3];
   logic [57:0] w2_beat[3];
@@ -182,7 +205,7 @@ module nnfab_tensor_elem #(
   // The read queue: 4 entries, up to three written per cycle, one issued.
   logic [57:0] rq_beat[4];
   logic [1:0] rq_src[4];
-  logic [2:0] rq_len[4];
+  logic [3:0] rq_len[4];
   logic [1:0] rq_wp, rq_rp;
   logic [2:0] rq_cnt;
   logic [1:0] nth_src[3];  // the k-th source of W2 that needs a new beat
@@ -193,71 +216,99 @@ module nnfab_tensor_elem #(
     for (int s = 0; s < 3; s++) begin
       w1_new[s] = w1_v && s < {30'd0, nsrc_q} && (!last_ok[s] || last_beat[s] != addr_q[s][63:6]);
       // A burst never crosses a 4 KB page.
-      w1_len[s] = !wide ? 3'd1 : addr_q[s][11:6] > 6'd60 && 3'(7'd64 - {1'b0, addr_q[s][11:6]}) < w1_span[s] ?
-          3'(7'd64 - {1'b0, addr_q[s][11:6]}) : w1_span[s];
-      w1_rd[s] = w1_new[s] && pend[s] == 2'd0;
+      w1_len[s] = !wide ? 4'd1 : addr_q[s][11:6] > 6'(64 - BURST) && 4'(7'd64 - {1'b0, addr_q[s][11:6]}) < w1_span[s] ?
+          4'(7'd64 - {1'b0, addr_q[s][11:6]}) : w1_span[s];
+      w1_rd[s] = w1_new[s] && pend[s] == 3'd0;
     end
 
   // W0, wide mode: the group runs to the first of: LANES elements, the end
   // of the output's beat, the end of a stride-1 source's beat, the row's end.
   // Each limit is kept as a distance in elements (dout, ds, and r3 with
-  // rlast = r3 < 8), turned into an 8-bit thermometer (bit k: more than k
+  // rlast = r3 < 16), turned into a 16-bit thermometer (bit k: more than k
   // elements fit), and the group is their AND: one LUT level, then the
   // size's bits; every update below subtracts the size from 4- or 5-bit
   // values and takes the high parts by carry select, so the walk's loop
   // stays short.
-  function automatic [7:0] thermo(input [4:0] x);  // x >= 8: all ones
-    for (int k = 0; k < 8; k++) thermo[k] = x > 5'(k);
+  function automatic [15:0] thermo(input [4:0] x);  // x = 16: all ones
+    for (int k = 0; k < 16; k++) thermo[k] = x > 5'(k);
   endfunction
-  logic [7:0] tg;  // the group as a thermometer
+  logic [15:0] tg;  // the group as a thermometer
   always_comb begin
     tg = thermo(dout) & thermo(ds[0]) & thermo(ds[1]) & thermo(ds[2]);
-    for (int k = 0; k < 8; k++) if (rlast && 3'(k) > r3[2:0]) tg[k] = 1'b0;
-    if (!wide) tg = 8'h01;
-    gn[3] = tg[7];
-    gn[2] = tg[3] & ~tg[7];
-    gn[1] = (tg[1] & ~tg[3]) | (tg[5] & ~tg[7]);
-    gn[0] = (tg[0] & ~tg[1]) | (tg[2] & ~tg[3]) | (tg[4] & ~tg[5]) | (tg[6] & ~tg[7]);
-    rowend = rlast && tg[r3[2:0]];
+    for (int k = 0; k < 16; k++) if (rlast && 4'(k) > r3[3:0]) tg[k] = 1'b0;
+    if (!wide) tg = 16'h0001;
+    // The count of ones: bit b is set where the thermometer ends in one of
+    // the ranges of counts that have it.
+    gn[4] = tg[15];
+    gn[3] = tg[7] & ~tg[15];
+    gn[2] = (tg[3] & ~tg[7]) | (tg[11] & ~tg[15]);
+    gn[1] = (tg[1] & ~tg[3]) | (tg[5] & ~tg[7]) | (tg[9] & ~tg[11]) | (tg[13] & ~tg[15]);
+    gn[0] = 1'b0;
+    for (int m = 0; m < 8; m++) gn[0] = gn[0] | (tg[2*m] & ~tg[2*m+1]);
+    rowend = rlast && tg[r3[3:0]];
   end
   // r3 and wleft minus the group's size.
   logic [4:0] r3_lo, wl_lo, dout_lo;
   logic [31:0] r3_in, wleft_in;
   logic rlast_in, r3_hi0, r3_hi1;
-  assign r3_lo = {1'b0, r3[3:0]} - {1'b0, gn};
+  assign r3_lo = {1'b0, r3[3:0]} - gn;
   assign r3_in = {r3_lo[4] ? r3[31:4] - 28'd1 : r3[31:4], r3_lo[3:0]};
   assign r3_hi0 = r3[31:4] == 28'd0;
   assign r3_hi1 = r3[31:4] == 28'd1;
-  assign rlast_in = (r3_lo[4] ? r3_hi1 : r3_hi0) && !r3_lo[3];
-  assign wl_lo = {1'b0, wleft[3:0]} - {1'b0, gn};
+  assign rlast_in = r3_lo[4] ? r3_hi1 : r3_hi0;
+  assign wl_lo = {1'b0, wleft[3:0]} - gn;
   assign wleft_in = {wl_lo[4] ? wleft[31:4] - 28'd1 : wleft[31:4], wl_lo[3:0]};
-  assign dout_lo = dout - {1'b0, gn};
+  assign dout_lo = dout - gn;
+  // The walk's index adds by carry select: the low 20 bits add while both
+  // candidates of the high 20 are formed, so no carry runs through all 40
+  // bits (with the muxes behind it the walk's loop was 18 cells).
+  function automatic [IW-1:0] add_cs(input [IW-1:0] a, input [31:0] b);
+    logic [20:0] lo;
+    logic [19:0] hi0, hi1;
+    lo = {1'b0, a[19:0]} + {1'b0, b[19:0]};
+    hi0 = a[IW-1:20] + {8'd0, b[31:20]};
+    hi1 = a[IW-1:20] + {8'd0, b[31:20]} + 20'd1;
+    add_cs = {lo[20] ? hi1 : hi0, lo[19:0]};
+  endfunction
+  function automatic [IW-5:0] inc36(input [IW-5:0] a);
+    logic [16:0] lo;
+    lo = {1'b0, a[15:0]} + 17'd1;
+    inc36 = {lo[16] ? a[IW-5:16] + 20'd1 : a[IW-5:16], lo[15:0]};
+  endfunction
   for (genvar g = 0; g < 3; g++) begin : g_walk
-    logic [6:0] reach;  // only its beat part [6:4] matters
+    logic [7:0] reach;  // only its beat part [7:4] matters
     /* verilator lint_off UNUSEDSIGNAL */
     logic [3:0] reach_word;
     /* verilator lint_on UNUSEDSIGNAL */
     assign reach_word = reach[3:0];
     logic [IW-5:0] cur_hi1;
-    logic [4:0] cur_lo, ds_lo;
+    logic [3:0] cur_lo;
+    logic [4:0] ds_lo;
+    logic carry;
     logic [IW-1:0] step, row;
     logic [3:0] row_ws;
     // The beats from this group's to its row's last element's.
-    assign reach = {3'd0, ws[g]} + (r3[31:6] != 26'd0 ? 7'd63 : {1'b0, r3[5:0]});
-    assign span[g] = !st1[g] ? 3'd1 : reach[6:4] > 3'd2 ? 3'(NNFAB_CYCLE_elem_burst) : reach[6:4] + 3'd1;
+    assign reach = {4'd0, ws[g]} + (r3[31:7] != 25'd0 ? 8'd127 : {1'b0, r3[6:0]});
+    assign span[g] = !st1[g] ? 4'd1 : reach[7:4] > 4'(BURST - 2) ? 4'(BURST) : reach[7:4] + 4'd1;
     // The next index: in the row (wide: + gn, by carry select on the
     // precomputed high half), or the start of the next row.
-    assign cur_lo = {1'b0, cur[g][3:0]} + {1'b0, st1[g] ? gn : 4'd0};
-    assign cur_hi1 = cur[g][IW-1:4] + 1'b1;
-    assign step = {cur_lo[4] ? cur_hi1 : cur[g][IW-1:4], cur_lo[3:0]};
-    assign row = r2 != 32'd0 ? p2[g] + {8'd0, stride[g][2]} :
-        r1 != 32'd0 ? p1[g] + {8'd0, stride[g][1]} : p0[g] + {8'd0, stride[g][0]};
-    assign nxt[g] = !rowend ? (wide ? step : cur[g] + {8'd0, stride[g][3]}) : row;
+    // The carry out of cur[3:0] + gn is read off the thermometer (gn > 15 -
+    // cur[3:0]) beside gn's bits instead of after their add, and ws moves
+    // by gn like cur's low bits (ws = bw + cur[3:0] mod 16 for a stride-1
+    // source): the walk's loop was 17 cells through gn, the add and the
+    // carry select.
+    assign carry = st1[g] && tg[4'd15 - cur[g][3:0]];
+    assign cur_lo = cur[g][3:0] + (st1[g] ? gn[3:0] : 4'd0);
+    assign cur_hi1 = inc36(cur[g][IW-1:4]);
+    assign step = {carry ? cur_hi1 : cur[g][IW-1:4], cur_lo};
+    assign row = r2 != 32'd0 ? add_cs(p2[g], stride[g][2]) :
+        r1 != 32'd0 ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
+    assign nxt[g] = !rowend ? (wide ? step : add_cs(cur[g], stride[g][3])) : row;
     // The word in its beat of the next group's first element, and the
     // distance to the beat's end (16 when the source is not stride-1).
     assign row_ws = bw[g] + row[3:0];
-    assign ws_in[g] = rowend ? row_ws : cur_lo[3:0] + bw[g];
-    assign ds_lo = ds[g] - {1'b0, gn};
+    assign ws_in[g] = rowend ? row_ws : ws[g] + (st1[g] ? gn[3:0] : 4'd0);
+    assign ds_lo = ds[g] - gn;
     assign ds_in[g] = !st1[g] ? 5'd16 : rowend ? 5'd16 - {1'b0, row_ws} : ds_lo == 5'd0 ? 5'd16 : ds_lo;
   end
 
@@ -271,19 +322,28 @@ module nnfab_tensor_elem #(
     end
   end
 
-  // W2's new beats in source order: the first, second and third set bit.
-  assign nth_src[0] = w2_rd[0] ? 2'd0 : w2_rd[1] ? 2'd1 : 2'd2;
-  assign nth_src[1] = w2_rd[0] && w2_rd[1] ? 2'd1 : 2'd2;
-  assign nth_src[2] = 2'd2;
+  // W2's new beats in the order `ord` (decided at start): the stride-0
+  // sources first, then the stride-1 ones, each in source order (the
+  // one-element path: sources 0, 1, 2). A stride-0 source's single beat
+  // thus never waits at the beat FIFO's head behind a stride-1 source's
+  // burst whose beats wait for room in their staging FIFO (with the order
+  // the other way round, each new beat of a broadcast column cost the
+  // consumer 2 cycles: the old model's zero_beats term).
+  logic [1:0] ord[3];
+  logic [1:0] ord_rd;  // w2_rd in that order (the first two)
+  always_comb for (int k = 0; k < 2; k++) ord_rd[k] = w2_rd[ord[k]];
+  assign nth_src[0] = ord_rd[0] ? ord[0] : ord_rd[1] ? ord[1] : ord[2];
+  assign nth_src[1] = ord_rd[0] && ord_rd[1] ? ord[1] : ord[2];
+  assign nth_src[2] = ord[2];
   assign rq_room = {1'b0, rq_cnt} + {2'd0, w2_n} <= 4'd4;
   // A read issues when its beats fit the credit: READ_AHEAD in wide mode,
   // elem_read_ahead single beats on the one-element path.
   logic [READ_AHEAD_LOG2+1:0] credit_after;
-  assign credit_after = {1'b0, credit} + {{(READ_AHEAD_LOG2 - 1) {1'b0}}, rq_len[rq_rp]};
+  assign credit_after = {1'b0, credit} + {{(READ_AHEAD_LOG2 - 2) {1'b0}}, rq_len[rq_rp]};
   assign rd_valid = state == E_RUN && rq_cnt != 3'd0 &&
       credit_after <= (wide ? {1'b0, READ_AHEAD[READ_AHEAD_LOG2:0]} : {1'b0, NARROW_AHEAD});
   assign rd_addr = {rq_beat[rq_rp], 6'd0};
-  assign rd_len = {5'd0, rq_len[rq_rp] - 3'd1};
+  assign rd_len = {4'd0, rq_len[rq_rp] - 4'd1};
   assign rd_fire = rd_valid && rd_ready;
   // W2 finishes when its reads fit into the read queue and its record into
   // the record FIFO.
@@ -298,7 +358,7 @@ module nnfab_tensor_elem #(
   always_comb begin
     rec_in = '0;
     for (int s = 0; s < 3; s++) rec_in[s*7+:7] = {w2_new[s], w2_off[s]};
-    rec_in[23:21] = w2_cnt;
+    rec_in[25:21] = w2_cnt;
   end
   assign rec_room = rec_count < REC_DEPTH;
 
@@ -339,14 +399,14 @@ module nnfab_tensor_elem #(
   // tag_beat counts the head read's beats already popped.
   logic tag_v, tag_pop;
   logic [1:0] tag;
-  logic [4:0] tag_out;
-  logic [2:0] tag_len, tag_beat;
+  logic [5:0] tag_out;
+  logic [3:0] tag_len, tag_beat;
   logic [READ_AHEAD_LOG2+1:0] tag_count;
-  assign tag = tag_out[4:3];
-  assign tag_len = tag_out[2:0];
-  assign tag_pop = beat_pop && tag_beat + 3'd1 == tag_len;
+  assign tag = tag_out[5:4];
+  assign tag_len = tag_out[3:0];
+  assign tag_pop = beat_pop && tag_beat + 4'd1 == tag_len;
   nnfab_fifo #(
-      .WIDTH(5),
+      .WIDTH(6),
       .DEPTH_LOG2(READ_AHEAD_LOG2)
   ) u_tags (
       .clk(clk),
@@ -380,11 +440,11 @@ module nnfab_tensor_elem #(
   assign room = reserved != RESULTS[RESULTS_LOG2:0];
 
   for (genvar g = 0; g < 3; g++) begin : g_stage
-    logic [3:0] cnt;
-    assign room_s[g] = cnt < 4'(NNFAB_CYCLE_elem_burst);
+    logic [4:0] cnt;
+    assign room_s[g] = cnt < 5'(BURST);
     nnfab_fifo #(
         .WIDTH(512),
-        .DEPTH_LOG2(2)
+        .DEPTH_LOG2(3)
     ) u_stage (
         .clk(clk),
         .clear(clear),
@@ -403,7 +463,7 @@ module nnfab_tensor_elem #(
   // hardware reads as don't-care but a C++ simulation reads out of bounds.
   logic c1_v;
   logic [5:0] c1_off[3];
-  logic [2:0] c1_cnt, c2_cnt, aq_cnt;  // the group's elements - 1
+  logic [4:0] c1_cnt, c2_cnt, aq_cnt;  // the group's elements
   // The select is a function called in the registered branch that takes
   // its result (C1 -> C2 on c_go): a Verilated model skips it while the
   // engine does not move (docs/sim.md "Evaluation gating").
@@ -425,7 +485,7 @@ module nnfab_tensor_elem #(
   logic [31:0] div_q;
   logic aq_v;  // alu_q holds a result for the result FIFO
   logic is_div, div_start, div_busy, div_done, div_wait;
-  assign is_div = fn == NNFAB_FN_DIV && !fp;
+  assign is_div = fn == NNFAB_FN_DIV && !fp_q;
   // INT32 DIV: the element waits in C2 for the iterative divider, and the
   // consumer with it.
   assign div_wait = c2_v && is_div && !div_done;
@@ -459,7 +519,7 @@ module nnfab_tensor_elem #(
   // issue order after the function's fixed latency.
   logic fp_in, fp_out;
   logic [31:0] fp_y;
-  assign fp_in = c_go && c2_v && fp;
+  assign fp_in = c_go && c2_v && fp_q;
   nnfab_tensor_fp u_fp (
       .clk(clk),
       .rst(rst || abort),
@@ -477,17 +537,15 @@ module nnfab_tensor_elem #(
   logic res_v, res_pop;
   logic [RES_W-1:0] res_in, res_out;
   logic [LANES*32-1:0] res_y;
-  logic [2:0] res_cnt;
-  logic [3:0] res_n;
+  logic [4:0] res_n;
   logic [RESULTS_LOG2+1:0] res_count;
   always_comb begin
-    res_in[RES_W-1:RES_W-3] = fp ? 3'd0 : aq_cnt;
+    res_in[RES_W-1:RES_W-5] = fp_q ? 5'd1 : aq_cnt;
     for (int i = 0; i < LANES; i++) res_in[i*32+:32] = alu_q[i];
-    if (fp) res_in[31:0] = fp_y;
+    if (fp_q) res_in[31:0] = fp_y;
   end
   assign res_y = res_out[LANES*32-1:0];
-  assign res_cnt = res_out[RES_W-1:RES_W-3];
-  assign res_n = {1'b0, res_cnt} + 4'd1;
+  assign res_n = res_out[RES_W-1:RES_W-5];
 
   nnfab_fifo #(
       .WIDTH(RES_W),
@@ -513,7 +571,7 @@ module nnfab_tensor_elem #(
   // The next output byte address: a 32-bit add, the high half by carry select.
   logic [32:0] out_lo;
   logic [63:0] next_out;
-  assign out_lo = {1'b0, out_addr[31:0]} + (rbytes == 3'd4 ? {27'd0, res_n, 2'b00} : {30'd0, rbytes});
+  assign out_lo = {1'b0, out_addr[31:0]} + (rb4 ? {26'd0, res_n, 2'b00} : {30'd0, rb});
   assign next_out = {out_lo[32] ? out_addr[63:32] + 32'd1 : out_addr[63:32], out_lo[31:0]};
   assign out_other_beat = buf_valid && buf_beat != out_addr[63:6];
   // The buffer goes out when the next result falls into another beat, and
@@ -538,14 +596,14 @@ module nnfab_tensor_elem #(
       aq_v <= 1'b0;
     end else begin
       // Credits (the start below resets them).
-      credit <= credit + (rd_fire ? {{(READ_AHEAD_LOG2 - 2) {1'b0}}, rq_len[rq_rp]} : '0) -
+      credit <= credit + (rd_fire ? {{(READ_AHEAD_LOG2 - 3) {1'b0}}, rq_len[rq_rp]} : '0) -
           {{READ_AHEAD_LOG2{1'b0}}, beat_pop};
-      if (tag_pop) tag_beat <= 3'd0;
-      else if (beat_pop) tag_beat <= tag_beat + 3'd1;
+      if (tag_pop) tag_beat <= 4'd0;
+      else if (beat_pop) tag_beat <= tag_beat + 4'd1;
       reserved <= reserved + {{RESULTS_LOG2{1'b0}}, rec_pop} - {{RESULTS_LOG2{1'b0}}, res_pop};
       rq_cnt <= rq_cnt + (w2_done ? {1'b0, w2_n} : 3'd0) - {2'd0, rd_fire};
       // C2 -> the ALU's register (INT32 but DIV) or the divider's result.
-      aq_v <= (c_go && c2_v && !fp && !is_div) || (c2_v && is_div && div_done);
+      aq_v <= (c_go && c2_v && !fp_q && !is_div) || (c2_v && is_div && div_done);
       case (state)
         E_IDLE:
         if (start) begin
@@ -557,7 +615,8 @@ module nnfab_tensor_elem #(
           sb[2] <= sbytes2;
           nsrc_q <= nsrc;
           wide <= wide_in;
-          st1 <= wide_in ? {stride[2][3][0] && nsrc > 2'd2, stride[1][3][0] && nsrc > 2'd1, stride[0][3][0]} : 3'd0;
+          st1 <= st1_in;
+          for (int k = 0; k < 3; k++) ord[k] <= ord_in[k];
           bw[0] <= base0[5:2];
           bw[1] <= base1[5:2];
           bw[2] <= base2[5:2];
@@ -569,10 +628,10 @@ module nnfab_tensor_elem #(
           ds[1] <= wide_in && nsrc > 2'd1 && stride[1][3][0] ? 5'd16 - {1'b0, base1[5:2]} : 5'd16;
           ds[2] <= wide_in && nsrc > 2'd2 && stride[2][3][0] ? 5'd16 - {1'b0, base2[5:2]} : 5'd16;
           dout <= 5'd16 - {1'b0, dst[5:2]};
-          rlast <= dim3 - 32'd1 < 32'd8;
-          tag_beat <= 3'd0;
+          rlast <= dim3 - 32'd1 < 32'd16;
+          tag_beat <= 4'd0;
           for (int s = 0; s < 3; s++) begin
-            pend[s] <= 2'd0;
+            pend[s] <= 3'd0;
             cur[s] <= '0;
             p0[s] <= '0;
             p1[s] <= '0;
@@ -585,7 +644,10 @@ module nnfab_tensor_elem #(
           dm1 <= dim1 - 32'd1;
           dm2 <= dim2 - 32'd1;
           dm3 <= dim3 - 32'd1;
-          dm3_small <= dim3 - 32'd1 < 32'd8;
+          dm3_small <= dim3 - 32'd1 < 32'd16;
+          fp_q <= fp;
+          rb <= rbytes;
+          rb4 <= rbytes == 3'd4;
           wleft <= elements;
           oleft <= elements;
           out_addr <= dst;
@@ -624,12 +686,12 @@ module nnfab_tensor_elem #(
           end
           // A burst's further beats are taken by the next groups that need
           // a new beat of this source.
-          if (w1_new[s]) pend[s] <= pend[s] == 2'd0 ? 2'(w1_len[s] - 3'd1) : pend[s] - 2'd1;
+          if (w1_new[s]) pend[s] <= pend[s] == 3'd0 ? 3'(w1_len[s] - 4'd1) : pend[s] - 3'd1;
         end
         w2_n <= {1'b0, w1_rd[0]} + {1'b0, w1_rd[1]} + {1'b0, w1_rd[2]};
         // W0 -> W1: the addresses of the next group.
         w1_v <= wleft != 32'd0;
-        w1_cnt <= 3'(gn - 4'd1);
+        w1_cnt <= gn;
         for (int s = 0; s < 3; s++) begin
           addr_q[s] <= addr[s];
           w1_span[s] <= span[s];
@@ -687,7 +749,7 @@ module nnfab_tensor_elem #(
       if (c_go) begin
         // C0 -> C1
         c1_v <= rec_pop;
-        c1_cnt <= rec_out[23:21];
+        c1_cnt <= rec_out[25:21];
         for (int s = 0; s < 3; s++) c1_off[s] <= rec_out[s*7+:6];
         // C1 -> C2
         c2_v <= c1_v;
@@ -719,14 +781,14 @@ module nnfab_tensor_elem #(
         // Wide mode: word j of the beat takes lane j - the group's first
         // word when that is below the group's size.
         for (int i = 0; i < 64; i++)
-          if (rbytes == 3'd4 ? 4'(i / 4) - out_addr[5:2] <= {1'd0, res_cnt} : 6'(i) == out_addr[5:0]) begin
-            buf_data[i*8+:8] <= rbytes == 3'd4 ? res_y[{3'(4'(i / 4) - out_addr[5:2]), 5'(8 * (i % 4))}+:8] :
+          if (rb4 ? {1'b0, 4'(i / 4) - out_addr[5:2]} < res_n : 6'(i) == out_addr[5:0]) begin
+            buf_data[i*8+:8] <= rb4 ? res_y[{4'(i / 4) - out_addr[5:2], 5'(8 * (i % 4))}+:8] :
                 res_y[7:0];
             buf_strb[i] <= 1'b1;
           end
         out_addr <= next_out;
-        oleft <= oleft - {28'd0, res_n};
-        if (oleft == {28'd0, res_n}) state <= E_FLUSH;
+        oleft <= oleft - {27'd0, res_n};
+        if (oleft == {27'd0, res_n}) state <= E_FLUSH;
       end
     end
   end
@@ -748,7 +810,7 @@ module nnfab_tensor_elem #(
       assert (rq_cnt <= 3'd4) else $error("nnfab_tensor_elem: read queue overrun");
       assert (credit <= READ_AHEAD[READ_AHEAD_LOG2:0]) else $error("nnfab_tensor_elem: read credit overrun");
       // The cycle model's wide-mode figures are this engine's.
-      assert (LANES == NNFAB_CYCLE_elem_lanes && NNFAB_CYCLE_elem_burst <= 4 && READ_AHEAD >= 8 * NNFAB_CYCLE_elem_burst)
+      assert (LANES == NNFAB_CYCLE_elem_lanes && BURST >= 2 && BURST <= 8 && READ_AHEAD >= 8 * BURST)
       else $error("nnfab_tensor_elem: LANES or the burst differ from isa.json elem_lanes, elem_burst");
     end
 `endif

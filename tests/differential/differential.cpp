@@ -131,7 +131,7 @@ Case makeCase(uint64_t seed) {
   options.floatEdges = options.float32;
   if (seed % 8 == 5) {
     // Rows of up to 40 INT32 elements, broadcast against each other: the
-    // element engine's wide mode with full groups of 8 and multi-beat bursts
+    // element engine's wide mode with full groups of 16 and multi-beat bursts
     // (docs/rtl.md "Wide mode"), which rows of at most 6 never reach.
     options.maxRank = 2;
     options.maxDimension = 40;

@@ -77,30 +77,31 @@ TEST(HlsCycleModel, TensorFormulas) {
   // 560 cycles if latency-bound.
   EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnLT, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 1024);
   // B broadcast along the innermost dimension: B[i2], its 16 elements in one
-  // beat. Wide mode (elem_lanes = 8, every base beat-aligned): groups of 8,
-  // 8 per row, 128 issues; A's rows are 4 beats each, one burst per row (16
-  // reads, 64 beats), B one single-beat read: read-bound at most
-  // max(ceil((17 * 32 + 65) / 8), ceil(65 * 79 / 64)) = 82 cycles
-  // (tensor_elem_wide), fewer than the 128 groups.
+  // beat. Wide mode (elem_lanes = 16, every base beat-aligned): groups of
+  // 16, 4 per row, 64 groups; A's rows are 4 beats each, one burst per row
+  // (bursts stop at the row's last beat: 16 reads, 64 beats), B one
+  // single-beat read: the memory's 8 read slots bind, ceil((17 * 32 + 65) /
+  // 8) = 77 cycles (tensor_elem_wide), more than the 64 groups and the 65
+  // beats.
   d.stride[1] = {0, 0, 1, 0};
   put(image, 0, d.words());
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 128);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 77);
   // B [64] broadcast along the rows: B's 4 beats again every row, one burst
-  // each row; 32 bursts of 4 beats: max(ceil((32 * 32 + 128) / 8),
-  // ceil(128 * 79 / 64)) = 158 cycles, read-bound (128 groups).
+  // each row; 32 bursts of 4 beats: ceil((32 * 32 + 128) / 8) = 144 cycles,
+  // slot-bound (64 groups, 128 beats).
   d.stride[1] = {0, 0, 0, 1};
   put(image, 0, d.words());
-  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 158);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 144);
   // The same with A starting one word into its beat (r2 = 32 KB + 4): A's
   // row spans 5 beats, and its groups end at A's beat ends too: A's beats
   // end after elements 14, 30, 46, 62 of a row, the output's and B's after
-  // 15, 31, 47, 63: groups of 8, 7, 1 four times, 12 per row, 192 groups.
+  // 15, 31, 47, 63: groups of 15 and 1 four times, 8 per row, 128 groups.
   // A's rows follow each other, so a row's last element shares its beat with
-  // the next row's first 15: 65 beats; A reads a burst of 4 at the first
-  // new beat of each row, plus one of 1 for row 0's last beat and one more
-  // where row 15's burst meets the 4 KB page at 36 KB (18 reads); B a burst
-  // of 4 per row (16 reads, 64 beats): max(ceil((34 * 32 + 129) / 8),
-  // ceil(129 * 79 / 64)) = 160 cycles, under the 192 groups.
+  // the next row's first 15: 65 beats; A reads one burst per row to the
+  // row's last beat (5 beats in row 0, 4 after), plus one more where row
+  // 15's burst meets the 4 KB page at 36 KB (17 reads); B a burst of 4 per
+  // row (16 reads, 64 beats): ceil((33 * 32 + 129) / 8) = 149 cycles,
+  // slot-bound (128 groups, 129 beats).
   Asm skewed;
   skewed.emit(insn::li(1, 16 * 1024));
   skewed.emit(insn::li(2, 32 * 1024 + 4));
@@ -109,7 +110,7 @@ TEST(HlsCycleModel, TensorFormulas) {
   skewed.emit(insn::halt());
   const Outcome out = run(skewed, image, image.size());
   EXPECT_CORE_STATUS(out, isa::kStatusDONE);
-  EXPECT_EQ(out.report.cycles - programLoadCycles(skewed.code.size(), smallDevice().memLatency) - 3 - 1, 2u + 32 + 192);
+  EXPECT_EQ(out.report.cycles - programLoadCycles(skewed.code.size(), smallDevice().memLatency) - 3 - 1, 2u + 32 + 149);
   // DIV: the element engine waits scalar_div cycles for each element.
   EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnDIV, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32 + 34 * 1024);
   d.stride[1] = {0, 0, 1, 0};

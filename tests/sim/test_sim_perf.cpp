@@ -134,12 +134,20 @@ TEST(SimPerf, ContiguousTensorAddReachesNinetyPercentOfTheReadBound) {
 // than the per-instruction setup the formulas leave out (the descriptor and
 // region checks, as for the vector engine, plus the engine's pipeline fill).
 constexpr int64_t kElementSetupCycles = 96;
+// Wide mode where both the consumer (one group per cycle) and the read port
+// (one beat per cycle) are saturated at once, as when skewed bases make a
+// group of every half beat: reads cut short at rows' ends and 4 KB pages
+// hold the memory's read slots for a whole latency and leave the port idle
+// now and then, which the formula's averaged slot term does not see
+// (docs/performance.md "Element engine: 16 lanes"; 114-137 cycles measured).
+constexpr int64_t kWideCoBoundCycles = 160;
 
 struct ElementCase {
   std::string what;
   uint32_t fn, type;
   Descriptor d;
   uint32_t skew = 0;  // 4-byte words: source s starts (s + 1) * skew words past a beat, the result skew words
+  int64_t slack = kElementSetupCycles;  // sim - model at most
 };
 
 TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
@@ -170,7 +178,9 @@ TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
       {"INT32 MUL [16384] * scalar", isa::kFnMUL, I, desc({1, 1, 1, 16384}, {0, 0, 0, 1}, {0, 0, 0, 0})},
       {"INT32 SUB [64,256] - [256] skewed", isa::kFnSUB, I, desc({1, 1, 64, 256}, {0, 0, 256, 1}, {0, 0, 0, 1}), 3},
       {"INT32 MAX [8,2000] + [2000] (4 KB pages)", isa::kFnMAX, I, desc({1, 1, 8, 2000}, {0, 0, 2000, 1}, {0, 0, 0, 1}),
-       5},
+       5, kWideCoBoundCycles},
+      {"INT32 MAX [16,1000] + [1000] skewed", isa::kFnMAX, I, desc({1, 1, 16, 1000}, {0, 0, 1000, 1}, {0, 0, 0, 1}), 5,
+       kWideCoBoundCycles},
       {"INT32 ADD [4,8,8,17] + [8,1,17]", isa::kFnADD, I,
        desc({4, 8, 8, 17}, {1088, 136, 17, 1}, {0, 17, 0, 1}), 1},
       {"FLOAT32 MOV [64,256] <- [256]", isa::kFnMOV, F, desc({1, 1, 64, 256}, {0, 0, 0, 1}, {})},
@@ -209,7 +219,7 @@ TEST(SimPerf, ElementEngineCyclesFollowTheModel) {
     expectSameArchitecture(hls, sim, c.what.c_str());
     const int64_t diff = static_cast<int64_t>(sim.report.cycles) - static_cast<int64_t>(hls.report.cycles);
     EXPECT_GE(diff, 0) << c.what << ": sim " << sim.report.cycles << ", model " << hls.report.cycles;
-    EXPECT_LE(diff, kElementSetupCycles) << c.what << ": sim " << sim.report.cycles << ", model " << hls.report.cycles;
+    EXPECT_LE(diff, c.slack) << c.what << ": sim " << sim.report.cycles << ", model " << hls.report.cycles;
     std::cout << "[ element  ] " << c.what << ": " << c.d.elements() << " elements, sim " << sim.report.cycles
               << ", model " << hls.report.cycles << ", sim - model " << diff << "\n";
   }
