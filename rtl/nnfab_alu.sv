@@ -10,13 +10,25 @@
 // share one adder; its sum and the product enter a final AND-OR with the
 // early result. ABC cannot see that a carry chain's output arrives late, so
 // the (* keep *) nets fence that last level off.
+// DECODED = 1 (the tensor unit's vector engine): the same functions selected
+// by `onehot` (bit f set for function f, from a register of the caller:
+// `1 << fn`, or zero) instead of `fn`, as an AND-OR of the candidate results.
+// A case on `fn` over data-dependent results maps to LUT + MUXF7/8/9 trees
+// behind the comparators' carry chains (9 cells in the whole core); with the
+// selects in flip-flops each result needs one LUT to be masked and the OR
+// of a handful of them is two more. `fn` is unused there and `onehot`
+// elsewhere.
 `include "nnfab_isa.svh"
 
 module nnfab_alu #(
     parameter int W = 32,
-    parameter int LATE_LAST = 0
+    parameter int LATE_LAST = 0,
+    parameter int DECODED = 0
 ) (
+    /* verilator lint_off UNUSEDSIGNAL */
     input  logic [4:0]   fn,
+    input  logic [31:0]  onehot,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  logic [W-1:0] a,
     input  logic [W-1:0] b,
     input  logic [W-1:0] c,
@@ -78,6 +90,68 @@ module nnfab_alu #(
         endcase
       end
       assign y = early | ({32{take_sum}} & sum) | ({32{take_mul}} & product);
+    end else if (DECODED != 0) begin : g_decoded
+      logic anz, bnz, logic_bit;
+      logic [W-1:0] common;
+      assign anz = a != ZERO;
+      assign bnz = b != ZERO;
+      assign logic_bit = (onehot[NNFAB_FN_AND] & anz & bnz) | (onehot[NNFAB_FN_OR] & (anz | bnz)) |
+          (onehot[NNFAB_FN_NOT] & !anz);
+      assign common = ({W{onehot[NNFAB_FN_SEL]}} & (anz ? b : c)) | ({W{onehot[NNFAB_FN_MOV]}} & a);
+      if (W == 32) begin : g_int32
+        // The carry chains' outputs (sum, -a, lt, gt) arrive last; ABC
+        // takes them for early inputs and may bury them in a LUT tree, so
+        // (* keep *) nets cut the logic into one LUT per bit behind the
+        // chains (late1, the comparison bit) and one final LUT (y), each
+        // with at most six inputs.
+        logic signed [31:0] sa, sb;
+        logic [31:0] product, sum, neg_a;
+        logic sub;
+        (* keep *) logic [31:0] early, mm_x, mm_z, late1;
+        (* keep *) logic take_sum, take_mm, negsel, t_lt, t_gt, t_eq, cmp;
+        assign sa = a;
+        assign sb = b;
+        assign lt = sa < sb;
+        assign gt = sb < sa;
+        assign product = a * b;
+        // ADD and SUB share one adder, its operand inverted by the
+        // registered select (a data-dependent mux in front of the chain
+        // would lengthen it); NEG and ABS share -a.
+        assign sub = onehot[NNFAB_FN_SUB];
+        assign sum = a + (sub ? ~b : b) + {31'd0, sub};
+        assign neg_a = 32'd0 - a;
+        assign take_sum = onehot[NNFAB_FN_ADD] | sub;
+        // MAX = lt ? b : a; MIN = gt ? b : a, i.e. lt ? a : b (a == b when
+        // neither is set).
+        assign take_mm = onehot[NNFAB_FN_MAX] | onehot[NNFAB_FN_MIN];
+        assign mm_x = onehot[NNFAB_FN_MAX] ? b : a;
+        assign mm_z = onehot[NNFAB_FN_MAX] ? a : b;
+        assign late1 = ({32{take_sum}} & sum) | ({32{take_mm}} & (lt ? mm_x : mm_z));
+        assign negsel = onehot[NNFAB_FN_NEG] | (onehot[NNFAB_FN_ABS] & a[31]);
+        // The comparisons' bit 0: lt, gt and eq (one of them is set)
+        // against the function's truth table.
+        assign t_lt = onehot[NNFAB_FN_LT] | onehot[NNFAB_FN_LE] | onehot[NNFAB_FN_NE];
+        assign t_gt = onehot[NNFAB_FN_GT] | onehot[NNFAB_FN_GE] | onehot[NNFAB_FN_NE];
+        assign t_eq = onehot[NNFAB_FN_EQ] | onehot[NNFAB_FN_LE] | onehot[NNFAB_FN_GE];
+        assign cmp = (lt & t_lt) | (gt & t_gt) | (eq & t_eq);
+        assign early = common | {31'd0, logic_bit} | ({32{onehot[NNFAB_FN_MUL]}} & product) |
+            ({32{onehot[NNFAB_FN_ABS] & !a[31]}} & a);
+        assign arith = late1 | ({32{negsel}} & neg_a);
+        assign y = early | arith | {31'd0, cmp};
+      end else begin : g_bool8
+        logic cmp;
+        assign lt = a < b;
+        assign gt = b < a;
+        assign cmp = (lt & (onehot[NNFAB_FN_LT] | onehot[NNFAB_FN_LE] | onehot[NNFAB_FN_NE])) |
+            (gt & (onehot[NNFAB_FN_GT] | onehot[NNFAB_FN_GE] | onehot[NNFAB_FN_NE])) |
+            (eq & (onehot[NNFAB_FN_EQ] | onehot[NNFAB_FN_LE] | onehot[NNFAB_FN_GE]));
+        // A cut for ABC: the byte lane's result enters the INT32 lanes'
+        // final LUTs in nnfab_vec_alu as one input.
+        (* keep *) logic [7:0] y_cut;
+        assign arith = ZERO;  // no INT32 arithmetic in a byte lane
+        assign y_cut = common | arith | {7'd0, cmp | logic_bit};
+        assign y = y_cut;
+      end
     end else begin : g_plain
       if (W == 32) begin : g_int32
         logic signed [31:0] sa, sb;

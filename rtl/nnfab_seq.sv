@@ -295,6 +295,7 @@ module nnfab_seq (
       .LATE_LAST(1)
   ) u_alu (
       .fn(fn),
+      .onehot(32'd0),
       .a(va),
       .b(vb),
       .c(vc),
@@ -351,6 +352,11 @@ module nnfab_seq (
   // where they jump (start, resume, a faulting TENSOR) the core is not at a
   // boundary the next cycle (docs/rtl.md "Timing").
   logic [63:0] loop_elapsed;  // CYCLES - LOOP_START, kept as a register
+  // loop_elapsed's low word is all ones: the carry into the high word of
+  // its increment, registered (the 32-bit compare in front of the high
+  // word's chain and the writers' multiplexer made the counter 16-17 cells).
+  // It is only used when a cycle counts (checked by an assertion).
+  logic le_lo_max;
   logic [63:0] exec_budget_m1;
   logic [31:0] insn_limit_m1;
   logic exec_on, loop_on, slice_on;  // budget != 0 / limit != 0
@@ -890,7 +896,8 @@ module nnfab_seq (
       if (state == S_PRIME) d_flags <= '0;  // no branch taken in S_PRIME2
       if (count_cycle) begin
         cycles <= inc64(cycles);
-        loop_elapsed <= inc64(loop_elapsed);
+        loop_elapsed <= {loop_elapsed[63:32] + {31'd0, le_lo_max}, loop_elapsed[31:0] + 32'd1};
+        le_lo_max <= loop_elapsed[31:0] == 32'hFFFF_FFFE;
       end
       if (retire) begin
         instret <= inc64(instret);
@@ -944,6 +951,7 @@ module nnfab_seq (
           wd_arms <= '0;
           loop_start <= '0;
           loop_elapsed <= '0;
+          le_lo_max <= 1'b0;
           cycles <= '0;
           iterations <= '0;
           instret <= '0;
@@ -972,16 +980,19 @@ module nnfab_seq (
           // header arrives at least three cycles before S_CTX_CHECK, which
           // computes the high half).
           {ctx_borrow, loop_elapsed[31:0]} <= {1'b0, cycles[31:0]} - {1'b0, loop_start[31:0]};
+          le_lo_max <= 1'b0;
         end
         S_CTX_CHECK:
         if (ctx_valid) begin
           loop_elapsed[63:32] <= cycles[63:32] - loop_start[63:32] - {31'd0, ctx_borrow};
+          le_lo_max <= loop_elapsed[31:0] == 32'hFFFF_FFFF;  // final since S_CTX_RD
         end else begin
           // A rejected context leaves every counter zero, as a fresh start.
           wd_armed <= 1'b0;
           wd_arms <= '0;
           loop_start <= '0;
           loop_elapsed <= '0;
+          le_lo_max <= 1'b0;
           cycles <= '0;
           iterations <= '0;
           instret <= '0;
@@ -996,6 +1007,7 @@ module nnfab_seq (
               // WDARM counts its own cycle: elapsed 1 next cycle, which no
               // budget >= 1 exceeds.
               loop_elapsed <= 64'd1;
+              le_lo_max <= 1'b0;
               loop_rearmed <= 1'b1;
             end
             if (fn == NNFAB_OP_WDOFF) wd_armed <= 1'b0;
@@ -1082,6 +1094,9 @@ module nnfab_seq (
         assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
         else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
       end
+      if (count_cycle)
+        assert (le_lo_max == (loop_elapsed[31:0] == 32'hFFFF_FFFF))
+        else $error("sequencer: registered carry of loop_elapsed's low word is stale");
       if (state == S_RUN) begin
         assert (loop_elapsed == cycles - loop_start) else $error("sequencer: loop_elapsed != CYCLES - LOOP_START");
         assert (exec_expired == (exec_budget != 64'd0 && cycles >= exec_budget))

@@ -496,6 +496,7 @@ module nnfab_tensor_elem #(
   for (genvar g = 0; g < LANES; g++) begin : g_lane
     nnfab_alu u_alu (
         .fn(fn),
+        .onehot(32'd0),
         .a(v_q[g][0]),
         .b(v_q[g][1]),
         .c(v_q[g][2]),

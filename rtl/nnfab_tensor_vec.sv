@@ -102,7 +102,7 @@ module nnfab_tensor_vec #(
   // combinational logic behind them (the 80 ALU lanes, the windows, the
   // read rotations) while no vector instruction runs (docs/sim.md "Gated
   // clocks"). Quiescent: not started, in V_IDLE, no result beat waiting
-  // (after an abort one may still go out from V_IDLE), not in reset, and
+  // (cleared by an abort), not in reset, and
   // three edges past the last such cycle, by which the FIFOs are cleared
   // and the registered copies (burst_q, space_q, fl_nz, fired, aw_fired,
   // aw_burst_q) have caught up with what they copy. The assertion at the
@@ -128,9 +128,9 @@ module nnfab_tensor_vec #(
   always_ff @(posedge clk) v_was_on <= u_gate.en_q;
 `endif
 
-  logic [4:0] fn_q;
+  // The function as one-hot selects per lane width (nnfab_vec_alu).
+  logic [31:0] onehot32_q, onehot8_q;
   logic [1:0] n_q;
-  logic bytes_q;
   logic [5:0] first_lo;     // low bits of the first destination beat
   logic [5:0] dm, end_lane;
   logic [31:0] steps;          // output beats
@@ -332,8 +332,8 @@ module nnfab_tensor_vec #(
   end
 
   nnfab_vec_alu u_valu (
-      .fn(fn_q),
-      .byte_lanes(bytes_q),
+      .onehot32(onehot32_q),
+      .onehot8(onehot8_q),
       .a(window[0]),
       .b(window[1]),
       .c(window[2]),
@@ -384,6 +384,12 @@ module nnfab_tensor_vec #(
   always_ff @(posedge vclk) begin
     if (ar_fire) tags[tag_w] <= pick;
   end
+
+  // The write beat takes the ALU's result with `fire` as its only enable
+  // (no reset): under the reset branch below, the flip-flop's D logic took
+  // rst and the hold value in a LUT of its own behind the ALU.
+  always_ff @(posedge vclk)
+    if (fire) wq_data <= result;
 
   // Per-source geometry, over three cycles so that no cycle chains two
   // wide adds (docs/rtl.md "Timing"). V_IDLE: the inputs, total - 1, the
@@ -456,7 +462,6 @@ module nnfab_tensor_vec #(
       if (w_take || (abort_w && w_ready)) w_sent <= w_sent + 32'd1;
       if (fire) begin
         wq_valid <= 1'b1;
-        wq_data <= result;
         wq_strb <= strb;
         wq_last <= out_beat == 6'd63 || t == steps_m1;
       end else if (w_take) wq_valid <= 1'b0;
@@ -469,9 +474,9 @@ module nnfab_tensor_vec #(
       case (state)
         V_IDLE:
         if (start) begin
-          fn_q <= fn;
+          onehot32_q <= byte_lanes ? 32'd0 : 32'd1 << fn;
+          onehot8_q <= byte_lanes ? 32'd1 << fn : 32'd0;
           n_q <= nsrc;
-          bytes_q <= byte_lanes;
           dm <= dst[5:0];
           first_lo <= dst[11:6];
           dst_q <= dst[37:0];
@@ -532,7 +537,13 @@ module nnfab_tensor_vec #(
           if (t == steps) state <= V_FINISH;
         end
         V_FINISH: if (done) state <= V_IDLE;
-        V_ABORT: if (w_sent == aw_sent && tag_count == '0 && b_count == '0) state <= V_IDLE;
+        // A result beat waiting at the abort is never sent: the beats its
+        // accepted AWs promised go out empty (abort_w), and a beat left
+        // valid would leave from V_IDLE with no AW of its own.
+        V_ABORT: begin
+          wq_valid <= 1'b0;
+          if (w_sent == aw_sent && tag_count == '0 && b_count == '0) state <= V_IDLE;
+        end
         default: state <= V_IDLE;
       endcase
       if (abort && state != V_IDLE && state != V_ABORT) state <= V_ABORT;

@@ -1,10 +1,13 @@
 // One 512-bit beat of elementwise results: 16 INT32 lanes or 64 BOOL8 lanes
-// of the shared ALU (nnfab_alu), for the tensor unit's vector engine.
+// of the shared ALU (nnfab_alu, its DECODED form), for the tensor unit's
+// vector engine. The function comes as two registered one-hot selects, one
+// per lane width (the other is zero), so the lanes' results are ORed rather
+// than multiplexed by fn and then by width (docs/rtl.md "Timing").
 `include "nnfab_isa.svh"
 
 module nnfab_vec_alu (
-    input  logic [4:0]   fn,
-    input  logic         byte_lanes,
+    input  logic [31:0]  onehot32,  // 1 << fn for INT32 lanes, else 0
+    input  logic [31:0]  onehot8,   // 1 << fn for BOOL8 lanes, else 0
     input  logic [511:0] a,
     input  logic [511:0] b,
     input  logic [511:0] c,
@@ -15,8 +18,12 @@ module nnfab_vec_alu (
   genvar i;
   generate
     for (i = 0; i < 16; i++) begin : g_int32
-      nnfab_alu #(.W(32)) u_lane (
-          .fn(fn),
+      nnfab_alu #(
+          .W(32),
+          .DECODED(1)
+      ) u_lane (
+          .fn(5'd0),
+          .onehot(onehot32),
           .a(a[i*32+:32]),
           .b(b[i*32+:32]),
           .c(c[i*32+:32]),
@@ -24,8 +31,12 @@ module nnfab_vec_alu (
       );
     end
     for (i = 0; i < 64; i++) begin : g_bool8
-      nnfab_alu #(.W(8)) u_lane (
-          .fn(fn),
+      nnfab_alu #(
+          .W(8),
+          .DECODED(1)
+      ) u_lane (
+          .fn(5'd0),
+          .onehot(onehot8),
           .a(a[i*8+:8]),
           .b(b[i*8+:8]),
           .c(c[i*8+:8]),
@@ -34,5 +45,5 @@ module nnfab_vec_alu (
     end
   endgenerate
 
-  assign y = byte_lanes ? y8 : y32;
+  assign y = y32 | y8;
 endmodule

@@ -2,8 +2,9 @@
 // (nnfab_divider), Verilated alone, against nnfab's INT32 semantics
 // (isa/int32_semantics.h through the ISA reference of the tensor tests):
 // every function on every pair of edge values plus random operands (the
-// plain ALU and the sequencer's LATE_LAST structure), and the divider's
-// latency.
+// plain ALU, the sequencer's LATE_LAST structure and the vector engine's
+// DECODED one, whose BOOL8 lane is checked against the plain BOOL8 lane),
+// and the divider's latency.
 #include <gtest/gtest.h>
 #include <verilated.h>
 
@@ -11,6 +12,9 @@
 #include <vector>
 
 #include "Vnnfab_alu.h"
+#include "Vnnfab_alu8.h"
+#include "Vnnfab_alu_decoded.h"
+#include "Vnnfab_alu_decoded8.h"
 #include "Vnnfab_alu_late.h"
 #include "Vnnfab_divider.h"
 #include "hls/tensor_test_util.h"
@@ -24,13 +28,15 @@ const std::vector<uint32_t>& edgeValues() {
   return v;
 }
 
-// The context outlives the model.
-template <typename Model>
+// The context outlives the model. A DECODED model takes the function as
+// `onehot` (1 << fn), the others as `fn`.
+template <typename Model, bool kDecoded = false>
 struct Alu {
   VerilatedContext context;
   Model model{&context};
   uint32_t operator()(uint32_t fn, uint32_t a, uint32_t b, uint32_t c) {
-    model.fn = fn;
+    model.fn = kDecoded ? 0 : fn;
+    model.onehot = kDecoded ? 1u << fn : 0;
     model.a = a;
     model.b = b;
     model.c = c;
@@ -75,9 +81,9 @@ struct Divider {
   }
 };
 
-template <typename Model>
+template <typename Model, bool kDecoded = false>
 void checkEveryFunction() {
-  Alu<Model> alu;
+  Alu<Model, kDecoded> alu;
   std::mt19937 rng(5);
   for (uint32_t fn = 0; fn < isa::kNumAluFns; ++fn) {
     if (fn == isa::kFnDIV) continue;  // the divider's job
@@ -95,6 +101,23 @@ TEST(RtlAlu, EveryFunctionOnEdgeValuesAndRandomOperands) { checkEveryFunction<Vn
 
 // The sequencer's instance: one shared adder, late results in a final level.
 TEST(RtlAlu, LateLastVariantComputesTheSameFunctions) { checkEveryFunction<Vnnfab_alu_late>(); }
+
+// The vector engine's lanes: the function as a registered one-hot select.
+TEST(RtlAlu, DecodedVariantComputesTheSameFunctions) { checkEveryFunction<Vnnfab_alu_decoded, true>(); }
+
+// The BOOL8 byte lane: the DECODED lane gives the plain lane's byte for
+// every function (also those a byte lane does not compute: 0) and every
+// pair of bytes.
+TEST(RtlAlu, DecodedByteLaneMatchesThePlainByteLane) {
+  Alu<Vnnfab_alu8> plain;
+  Alu<Vnnfab_alu_decoded8, true> decoded;
+  for (uint32_t fn = 0; fn < isa::kNumAluFns; ++fn)
+    for (uint32_t a = 0; a < 256; ++a)
+      for (uint32_t b = 0; b < 256; b += (b < 4 || b > 250) ? 1 : 7) {
+        const uint32_t c = (a * 31 + b) & 0xFF;
+        ASSERT_EQ(decoded(fn, a, b, c), plain(fn, a, b, c)) << "fn " << fn << " a " << a << " b " << b;
+      }
+}
 
 TEST(RtlDivider, FloorDivisionWithNnfabEdgeCasesIn34Cycles) {
   Divider div;

@@ -85,6 +85,56 @@ TEST(SimHalts, LoopBudgetExpiryToHaltWithin16Cycles) {
   EXPECT_LE(e.done - e.startAccepted - cycles, 16u);
 }
 
+// The watchdog's elapsed count (CYCLES - LOOP_START) carries from its low
+// word into its high word through a registered flag in the RTL: resumed
+// from contexts whose elapsed count is just below 2^32 (the flag computed
+// from the restored count, or by counting up to the wrap), the loop
+// watchdog stops at the same cycle on both cores, once the count exceeds a
+// budget above 2^32.
+TEST(SimHalts, LoopWatchdogAcrossTheElapsedCountsLowWordWrap) {
+  constexpr uint64_t kCycles = 0x1'0000'0010ull;
+  constexpr uint64_t kBudget = 0x1'0000'0002ull;
+  for (const uint64_t elapsed : {0xFFFF'FFFFull, 0xFFFF'FFFCull, 0xFFFF'FFF0ull}) {
+    uint64_t cycles[2] = {};
+    for (const bool sim : {false, true}) {
+      std::unique_ptr<FabricBackend> backend;
+      if (sim) backend = std::make_unique<SimBackend>(smallSim());
+      else backend = std::make_unique<HlsBackend>(smallDevice());
+      Asm a;
+      a.emit(insn::jmp(0));
+      Result<DeviceProgram> p = DeviceProgram::load(*backend, a.code, {}, 64);
+      ASSERT_TRUE(p.isOk());
+      const LoadedProgram& l = p->loaded();
+      std::vector<uint32_t> ctx(64, 0);
+      auto put64 = [&](uint32_t word, uint64_t v) {
+        ctx[word] = static_cast<uint32_t>(v);
+        ctx[word + 1] = static_cast<uint32_t>(v >> 32);
+      };
+      ctx[isa::kCtxMAGIC] = isa::kCONTEXT_MAGIC;
+      ctx[isa::kCtxWD_ARMED] = 1;
+      ctx[isa::kCtxWD_ARMS] = 1;
+      put64(isa::kCtxCYCLES, kCycles);
+      put64(isa::kCtxLOOP_START, kCycles - elapsed);
+      ASSERT_TRUE(backend->copyToDevice(l.context, ctx.data(), ctx.size() * 4).isOk());
+      writeRegister64(*backend, isa::kRegPROG_ADDR, l.program);
+      backend->writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+      writeRegister64(*backend, isa::kRegDATA_ADDR, l.data);
+      backend->writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+      writeRegister64(*backend, isa::kRegCTX_ADDR, l.context);
+      writeRegister64(*backend, isa::kRegEXEC_BUDGET, 0);
+      writeRegister64(*backend, isa::kRegLOOP_BUDGET, kBudget);
+      backend->writeRegister(isa::kRegMODE, isa::kModeResume);
+      backend->writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+      ASSERT_EQ(backend->waitDone(10s), WaitOutcome::DONE);
+      EXPECT_EQ(backend->readRegister(isa::kRegSTATUS), isa::kStatusLOOP_TIMEOUT) << sim << " " << elapsed;
+      cycles[sim] = readRegister64(*backend, isa::kRegCYCLES);
+      // The first boundary where CYCLES - LOOP_START > budget.
+      EXPECT_EQ(cycles[sim] - (kCycles - elapsed), kBudget + 1) << sim << " " << elapsed;
+    }
+    EXPECT_EQ(cycles[0], cycles[1]) << elapsed;
+  }
+}
+
 TEST(SimHalts, AccessFaultsIllegalInstructionsAndProgramFaultsMatchTheHlsCore) {
   Asm load;
   load.emit(insn::ldw(1, 0, 64));  // one past the 64-byte region
