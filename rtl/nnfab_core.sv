@@ -357,9 +357,7 @@ module nnfab_core (
   logic [63:0] b_awaddr, b_wstrb;
   logic [7:0] b_awlen;
   logic [511:0] b_wdata;
-  nnfab_data_port #(
-      .SIM_GATE(1)  // idle in scalar code: its clock stands in simulation
-  ) u_port_b (
+  nnfab_data_port u_port_b (
       .clk(ap_clk),
       .rst(unit_rst),
       .awvalid(b_awvalid),
@@ -419,9 +417,7 @@ module nnfab_core (
   logic w_arvalid, w_rready;
   logic [63:0] w_araddr;
   logic [7:0] w_arlen;
-  nnfab_data_port #(
-      .SIM_GATE(1)  // idle in scalar code: its clock stands in simulation
-  ) u_port_w (
+  nnfab_data_port u_port_w (
       .clk(ap_clk),
       .rst(unit_rst),
       .awvalid(m_axi_dst_awvalid),

@@ -34,13 +34,7 @@
 `include "nnfab_isa.svh"
 
 module nnfab_data_port #(
-    parameter int TRACK_LOG2 = 4,  // outstanding read bursts and write bursts tracked
-    // In simulation only: clock the port's registers from a gate that stands
-    // while the port is quiescent (docs/sim.md "Gated clocks"); for
-    // synthesis the registers are on clk whatever this says (so unused there).
-    /* verilator lint_off UNUSEDPARAM */
-    parameter int SIM_GATE = 0
-    /* verilator lint_on UNUSEDPARAM */
+    parameter int TRACK_LOG2 = 4  // outstanding read bursts and write bursts tracked
 ) (
     input  logic         clk,
     input  logic         rst,
@@ -103,11 +97,6 @@ module nnfab_data_port #(
   localparam int SQ_LOG2 = 2;
   localparam int SQ = 1 << SQ_LOG2;
 
-  // Every register below is on gclk: clk, or in simulation with SIM_GATE a
-  // clock that stands still while no register would change (the enable and
-  // its proof are at the end of the module).
-  logic gclk;
-
   // ------------------------------------------------------------ reads
   logic [31:0] rd_track[TRACK];  // low address word of each outstanding read burst
   logic [TRACK_LOG2-1:0] rt_w, rt_r;
@@ -141,11 +130,11 @@ module nnfab_data_port #(
   // clients' AR request than a beat count would be.
   assign reads_idle = rt_count == '0;
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (ar_fire) rd_track[rt_w] <= araddr[31:0];
   end
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (rst) begin
       rt_w <= '0;
       rt_r <= '0;
@@ -175,7 +164,7 @@ module nnfab_data_port #(
   assign sq_push_ok = sq_push && !quiesce;
   assign sq_head = sq_count != '0;
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (sq_push_ok) begin
       sq_a[sq_w] <= sq_addr;
       sq_d[sq_w] <= sq_data;
@@ -221,14 +210,14 @@ module nnfab_data_port #(
   assign sq_pop = sq_head && (sq_aw_done || (aw_from_sq && aw_fire)) && (sq_w_done || (w_from_sq && w_fire));
   assign writes_idle = !sq_head && wt_count == '0;
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (aw_fire) begin
       wr_track[wt_w] <= awaddr[31:0];
       wr_len[wt_w] <= awlen[5:0];
     end
   end
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (rst) begin
       sq_w <= '0;
       sq_r <= '0;
@@ -261,38 +250,22 @@ module nnfab_data_port #(
   assign w_ahead = w_beat != 6'd0 && !w_owed && !aw_pend_q;
 
   // The copies: payloads every cycle outside quiesce (no reset needed), the
-  // pending flags from the bus. A copy is read only under its pending flag,
-  // which rises at an edge where its VALID is up; so in simulation a copy is
-  // taken only with its VALID (the same value wherever it is read, and
-  // no 512-bit store per cycle while nothing is offered: docs/sim.md
-  // "Gated clocks"); for synthesis it is taken every cycle, as always.
-  logic cp_aw, cp_ar, cp_w;
-`ifdef SYNTHESIS
-  assign cp_aw = !quiesce || (w_ahead && !sq_head && bw_aw_valid);
-  assign cp_ar = !quiesce;
-  assign cp_w = !quiesce;
-`else
-  assign cp_aw = bw_aw_valid && (!quiesce || (w_ahead && !sq_head));
-  assign cp_ar = !quiesce && arvalid;
-  assign cp_w = !quiesce && wvalid;
-`endif
-  always_ff @(posedge gclk) begin
-    if (cp_aw) begin
+  // pending flags from the bus.
+  always_ff @(posedge clk) begin
+    if (!quiesce || (w_ahead && !sq_head && bw_aw_valid)) begin
       aw_h_addr <= bw_aw_addr;
       aw_h_len <= bw_aw_len;
     end
-    if (cp_ar) begin
+    if (!quiesce) begin
       ar_h_addr <= araddr;
       ar_h_len <= arlen;
-    end
-    if (cp_w) begin
       w_h_data <= wdata;
       w_h_strb <= wstrb;
       w_h_last <= wlast;
     end
   end
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (rst) begin
       ar_pend_q <= 1'b0;
       aw_pend_q <= 1'b0;
@@ -324,7 +297,7 @@ module nnfab_data_port #(
   logic [31:0] r_beat_addr;
   assign r_beat_addr = rd_track[rt_r] + {18'd0, r_beat, 6'd0};
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (rst || clear_error) begin
       bus_error <= 1'b0;
       bus_error_addr <= '0;
@@ -352,13 +325,13 @@ module nnfab_data_port #(
   logic a_wlast;
   logic [7:0] a_wbeats;  // W beats of the current burst so far
   logic [7:0] a_rlen[TRACK];  // ARLEN of each outstanding read burst
-  always_ff @(posedge gclk) if (ar_fire) a_rlen[rt_w] <= arlen;
+  always_ff @(posedge clk) if (ar_fire) a_rlen[rt_w] <= arlen;
 
   function automatic crosses_4k(input [5:0] beat_in_page, input [7:0] len);
     crosses_4k = {3'd0, beat_in_page} + {1'b0, len} > 9'd63;
   endfunction
 
-  always_ff @(posedge gclk) begin
+  always_ff @(posedge clk) begin
     if (rst) begin
       a_ar_wait <= 1'b0;
       a_aw_wait <= 1'b0;
@@ -368,20 +341,13 @@ module nnfab_data_port #(
       a_ar_wait <= arvalid && !arready;
       a_aw_wait <= awvalid && !awready;
       a_w_wait <= wvalid && !wready;
-      // Copies read only under their wait flags: taken with VALID.
-      if (arvalid) begin
-        a_araddr <= araddr;
-        a_arlen <= arlen;
-      end
-      if (awvalid) begin
-        a_awaddr <= awaddr;
-        a_awlen <= awlen;
-      end
-      if (wvalid) begin
-        a_wdata <= wdata;
-        a_wstrb <= wstrb;
-        a_wlast <= wlast;
-      end
+      a_araddr <= araddr;
+      a_arlen <= arlen;
+      a_awaddr <= awaddr;
+      a_awlen <= awlen;
+      a_wdata <= wdata;
+      a_wstrb <= wstrb;
+      a_wlast <= wlast;
       if (w_fire) a_wbeats <= wlast ? 8'd0 : a_wbeats + 8'd1;
       if (a_ar_wait)
         assert (arvalid && araddr == a_araddr && arlen == a_arlen)
@@ -413,54 +379,6 @@ module nnfab_data_port #(
       assert (rt_count <= TRACK[TRACK_LOG2:0] && wt_count <= TRACK[TRACK_LOG2:0] && sq_count <= SQ[SQ_LOG2:0])
       else $error("%m: outstanding counter out of range");
     end
-  end
-`endif
-  // ------------------------------------------------------ the gated clock
-`ifdef SYNTHESIS
-  assign gclk = clk;
-`else
-  // The enable: high at every edge at which a register above could change,
-  // read off the always_ff blocks: reset, quiesce and clear_error; a request
-  // or a beat offered on either side (a handshake, a queue push or pop, a
-  // counter step, a W beat generated under quiesce: all need one of these
-  // VALIDs or a non-empty queue or outstanding count; so do the payload
-  // copies, taken with their VALID in simulation); a pending flag or an
-  // assertion flag that would fall. The harness and the clients settle all
-  // of it by the falling edge, where the gate samples it.
-  if (SIM_GATE != 0) begin : g_gate
-    logic g_en;
-    assign g_en = rst || quiesce || clear_error || rd_valid || rvalid || bvalid || sq_push || bw_aw_valid ||
-                  bw_w_valid || !reads_idle || !writes_idle || arvalid || awvalid || wvalid || ar_pend_q ||
-                  aw_pend_q || w_pend_q || a_ar_wait || a_aw_wait || a_w_wait;
-    nnfab_sim_clock_gate u_gate (
-        .clk(clk),
-        .en(g_en),
-        .gclk(gclk)
-    );
-    // The proof: at every edge of clk that gclk misses, no register of the
-    // port would change had it ticked, written from the always_ff blocks
-    // term by term (not from g_en): no reset, no handshake or step (AR, R,
-    // queue push and pop, AW, W, B), no payload copy taken (no VALID), each
-    // pending flag equal to its next value, the
-    // error registers unchanged, the assertion flags equal to theirs.
-    always_ff @(posedge clk) begin
-      if (!u_gate.en_q) begin
-        assert (!rst && !ar_fire && !r_fire && !sq_push_ok && !sq_pop && !aw_fire && !w_fire && !b_fire &&
-                !cp_aw && !cp_ar && !cp_w && !arvalid && !awvalid && !wvalid &&
-                (quiesce ? !(arready && ar_pend_q) && !(aw_fire && !aw_from_sq && aw_pend_q) &&
-                           !(!(aw_fire && !aw_from_sq) && w_ahead && !sq_head && bw_aw_valid && !aw_pend_q) &&
-                           !(wready && !w_from_sq && w_pend_q)
-                         : ar_pend_q == (arvalid && !arready) &&
-                           aw_pend_q == (!sq_head && bw_aw_valid && !bw_aw_ready) &&
-                           w_pend_q == (wvalid && !wready && !w_from_sq)) &&
-                (!clear_error || (!bus_error && bus_error_addr == '0)) &&
-                a_ar_wait == (arvalid && !arready) && a_aw_wait == (awvalid && !awready) &&
-                a_w_wait == (wvalid && !wready))
-        else $error("%m: the gated clock stopped while the data port was not quiescent");
-      end
-    end
-  end else begin : g_plain
-    assign gclk = clk;
   end
 `endif
 endmodule
