@@ -37,6 +37,20 @@ inline Outcome runSim(const Asm& a, const std::vector<uint8_t>& image, uint64_t 
   return runOn(backend, a.code, image, dataBytes, limits);
 }
 
+// The vector-add tests' program: dst = A + B over n INT32 elements with
+// the descriptor at 0, A at 64, B at 64 + 4n and the result at 64 + 8n;
+// without `tensor` the same program with a NOP in its place, whose cycles
+// the tests subtract.
+inline Asm vectorAddProgram(uint32_t n, bool tensor) {
+  Asm a;
+  a.emit(insn::li(1, 64 + 8 * n));
+  a.emit(insn::li(2, 64));
+  a.emit(insn::li(3, 64 + 4 * n));
+  a.emit(tensor ? insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0) : insn::nop());
+  a.emit(insn::halt());
+  return a;
+}
+
 inline std::string firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   if (a.size() != b.size()) return " (sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")";
   size_t n = 0;

@@ -62,15 +62,7 @@ TEST(SimPerf, HalvedReadBandwidthHalvesTheTensorThroughput) {
   }
   put(image, 64, x);
   put(image, 64 + 4 * n, y);
-  auto program = [](bool tensor) {
-    Asm a;
-    a.emit(insn::li(1, 64 + 8 * n));
-    a.emit(insn::li(2, 64));
-    a.emit(insn::li(3, 64 + 4 * n));
-    a.emit(tensor ? insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0) : insn::nop());
-    a.emit(insn::halt());
-    return a;
-  };
+  auto program = [](bool tensor) { return vectorAddProgram(n, tensor); };
   SimBackendOptions slow = smallSim();
   slow.memory.readBeatInterval = 2;
   const Outcome with = runSim(program(true), image, image.size(), {}, slow);
@@ -97,15 +89,7 @@ TEST(SimPerf, ContiguousTensorAddReachesNinetyPercentOfTheReadBound) {
   }
   put(image, 64, x);
   put(image, 64 + 4 * n, y);
-  auto program = [](bool tensor) {
-    Asm a;
-    a.emit(insn::li(1, 64 + 8 * n));
-    a.emit(insn::li(2, 64));
-    a.emit(insn::li(3, 64 + 4 * n));
-    a.emit(tensor ? insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0) : insn::nop());
-    a.emit(insn::halt());
-    return a;
-  };
+  auto program = [](bool tensor) { return vectorAddProgram(n, tensor); };
   const Outcome with = runSim(program(true), image, image.size());
   const Outcome without = runSim(program(false), image, image.size());
   ASSERT_TRUE(with.report.completed()) << with.report.status.message();

@@ -219,15 +219,7 @@ uint64_t addCycles(uint32_t n, const SimBackendOptions& options) {
   putAddDescriptor(image, 0, n);
   put(image, 64, iota(n, 9, 11));
   put(image, 64 + 4 * n, iota(n, -3, 2));
-  auto program = [n](bool tensor) {
-    Asm a;
-    a.emit(insn::li(1, 64 + 8 * n));
-    a.emit(insn::li(2, 64));
-    a.emit(insn::li(3, 64 + 4 * n));
-    a.emit(tensor ? insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0) : insn::nop());
-    a.emit(insn::halt());
-    return a;
-  };
+  auto program = [n](bool tensor) { return vectorAddProgram(n, tensor); };
   const Outcome with = runSim(program(true), image, image.size(), {}, options);
   const Outcome without = runSim(program(false), image, image.size(), {}, options);
   EXPECT_CORE_STATUS(with, isa::kStatusDONE);
