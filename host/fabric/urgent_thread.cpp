@@ -76,29 +76,12 @@ bool urgentThreadsPermitted() { return probed().permitted; }
 
 std::string urgentThreadsDescription() { return probed().description; }
 
-bool raiseToUrgent(pthread_t thread) {
-  if (!urgentThreadsPermitted()) return false;
-  int policy = 0;
-  sched_param current{};
-  // Only an ordinary thread: restoreOrdinary puts it back exactly, and a
-  // policy its owner chose (real-time, batch, idle) is left alone.
-  if (pthread_getschedparam(thread, &policy, &current) != 0 || policy != SCHED_OTHER) return false;
-  sched_param fifo{};
-  fifo.sched_priority = sched_get_priority_min(SCHED_FIFO);
-  return pthread_setschedparam(thread, SCHED_FIFO, &fifo) == 0;
-}
-
-void restoreOrdinary(pthread_t thread) {
-  sched_param ordinary{};
-  ordinary.sched_priority = 0;
-  pthread_setschedparam(thread, SCHED_OTHER, &ordinary);
-}
-
 pid_t currentTask() { return gettid(); }
 
 bool raiseTaskToUrgent(pid_t task) {
   if (!urgentThreadsPermitted()) return false;
-  // Only an ordinary thread (see raiseToUrgent).
+  // Only an ordinary thread: restoreTaskOrdinary puts it back exactly, and
+  // a policy its owner chose (real-time, batch, idle) is left alone.
   if (sched_getscheduler(task) != SCHED_OTHER) return false;
   sched_param fifo{};
   fifo.sched_priority = sched_get_priority_min(SCHED_FIFO);

@@ -26,26 +26,22 @@
 
 namespace nnfab::fabric {
 
-// Whether raiseToUrgent can work in this process (probed once, on the
+// Whether raiseTaskToUrgent can work in this process (probed once, on the
 // calling thread, which goes to SCHED_FIFO and back).
 bool urgentThreadsPermitted();
 // One line for reports: permitted, or why not.
 std::string urgentThreadsDescription();
 
-// Puts `thread` into SCHED_FIFO at the lowest real-time priority. False,
-// and nothing changed, when not permitted or when the thread's policy is not
-// SCHED_OTHER (its owner chose one: it is left alone). A true answer
-// obliges the caller to restoreOrdinary the thread once its window ends.
-bool raiseToUrgent(pthread_t thread);
-// Back to SCHED_OTHER (its nice value is kept).
-void restoreOrdinary(pthread_t thread);
-
-// The same by kernel thread id (0: the calling thread), and what the
-// preemption path uses: a plain system call. glibc's pthread_*schedparam
-// take the target thread's descriptor lock, an ordinary lock, and a thread
-// that has just put itself back to SCHED_OTHER is rescheduled on the way
-// out of that call, holding its own lock until it gets a CPU again: a HIGH
-// thread raising it then blocked for milliseconds on a loaded host.
+// Puts a thread, by kernel thread id (0: the calling thread), into
+// SCHED_FIFO at the lowest real-time priority. False, and nothing changed,
+// when not permitted or when the thread's policy is not SCHED_OTHER (its
+// owner chose one: it is left alone). A true answer obliges the caller to
+// restoreTaskOrdinary the thread once its window ends. A plain system
+// call, not glibc's pthread_*schedparam: those take the target thread's
+// descriptor lock, an ordinary lock, and a thread that has just put itself
+// back to SCHED_OTHER is rescheduled on the way out of that call, holding
+// its own lock until it gets a CPU again: a HIGH thread raising it then
+// blocked for milliseconds on a loaded host.
 pid_t currentTask();
 bool raiseTaskToUrgent(pid_t task);
 void restoreTaskOrdinary(pid_t task);

@@ -62,7 +62,7 @@ TEST(UrgentThread, APolicyItsOwnerChoseIsLeftAlone) {
   std::thread batch([] {
     sched_param none{};
     ASSERT_EQ(pthread_setschedparam(pthread_self(), SCHED_BATCH, &none), 0);
-    EXPECT_FALSE(raiseToUrgent(pthread_self()));
+    EXPECT_FALSE(raiseTaskToUrgent(currentTask()));
     {
       const UrgentScope urgent;
       EXPECT_EQ(policy(), SCHED_BATCH);
@@ -209,8 +209,11 @@ TEST(UrgentThread, AnotherThreadCanBeRaisedAndRestored) {
   std::condition_variable cv;
   int step = 0;  // 1 raised, 2 looked, 3 restored
   int seen[2] = {-1, -1};
+  pid_t task = 0;
   std::thread t([&] {
     std::unique_lock<std::mutex> lock(m);
+    task = currentTask();
+    cv.notify_all();
     cv.wait(lock, [&] { return step == 1; });
     seen[0] = policy();
     step = 2;
@@ -219,11 +222,12 @@ TEST(UrgentThread, AnotherThreadCanBeRaisedAndRestored) {
     seen[1] = policy();
   });
   std::unique_lock<std::mutex> lock(m);
-  EXPECT_TRUE(raiseToUrgent(t.native_handle()));
+  cv.wait(lock, [&] { return task != 0; });
+  EXPECT_TRUE(raiseTaskToUrgent(task));
   step = 1;
   cv.notify_all();
   cv.wait(lock, [&] { return step == 2; });
-  restoreOrdinary(t.native_handle());
+  restoreTaskOrdinary(task);
   step = 3;
   cv.notify_all();
   lock.unlock();
