@@ -15,17 +15,23 @@ double ChromeTrace::us(Clock::time_point t) const {
   return std::chrono::duration<double, std::micro>(t - origin_).count();
 }
 
+// From the two times themselves, not as a difference of two offsets from
+// the origin: exact for whole nanoseconds, whatever the origin.
+static double durationUs(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double, std::micro>(end - start).count();
+}
+
 void ChromeTrace::span(std::string_view name, std::string_view category, Clock::time_point start,
                        Clock::time_point end, TraceArgs args) {
   std::lock_guard lock(mutex_);
-  events_.push_back({std::string(name), std::string(category), us(start), us(end) - us(start), std::move(args), 0,
+  events_.push_back({std::string(name), std::string(category), us(start), durationUs(start, end), std::move(args), 0,
                      false, 0, 0, {}, nullptr});
 }
 
 void ChromeTrace::labelledSpan(const std::shared_ptr<const SpanLabel>& label, Clock::time_point start,
                                Clock::time_point end) {
   std::lock_guard lock(mutex_);
-  events_.push_back({{}, {}, us(start), us(end) - us(start), {}, 0, false, 0, 0, {}, label});
+  events_.push_back({{}, {}, us(start), durationUs(start, end), {}, 0, false, 0, 0, {}, label});
 }
 
 int ChromeTrace::deviceTid(std::string_view device) {
