@@ -120,6 +120,16 @@ inline Outcome runOn(FabricBackend& backend, std::span<const uint64_t> code, con
   return out;
 }
 
+// A loaded program's regions into the core's registers (PROG, DATA, CTX),
+// as a host does before AP_START; the caller sets the rest and starts.
+inline void writeProgramRegisters(FabricBackend& backend, const LoadedProgram& l) {
+  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
+  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
+  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
+  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
+  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+}
+
 inline HlsBackendOptions smallDevice(uint32_t slice = 1u << 20) {
   HlsBackendOptions o;
   o.memoryBytes = uint64_t{64} << 20;

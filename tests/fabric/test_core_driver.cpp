@@ -83,11 +83,7 @@ TEST(CoreDriver, ExecBudgetThroughTheRegisters) {
   Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 64);
   ASSERT_TRUE(p.isOk());
   const LoadedProgram& l = p->loaded();
-  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+  writeProgramRegisters(backend, l);
   writeRegister64(backend, isa::kRegEXEC_BUDGET, 5000);
   backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
   ASSERT_EQ(backend.waitDone(5s), WaitOutcome::DONE);
@@ -189,11 +185,7 @@ TEST(CoreDriver, HungDeviceIsResetAndReported) {
 // Starts a loaded program through the registers, as a host that then lost
 // track of it would.
 void startThroughRegisters(HlsBackend& backend, const LoadedProgram& l) {
-  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+  writeProgramRegisters(backend, l);
   backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
 }
 

@@ -27,11 +27,7 @@ struct Loaded {
   }
   void start(uint32_t mode = 0) {
     const LoadedProgram& l = program->loaded();
-    writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-    backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-    writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-    backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-    writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+    writeProgramRegisters(backend, l);
     backend.writeRegister(isa::kRegMODE, mode);
     backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
   }
@@ -80,11 +76,7 @@ TEST(Registers, LongStartContinuesOnTheWorkerWithTheSameCounters) {
     Result<DeviceProgram> p = DeviceProgram::load(b, counterLoop(20000).code, {}, 64);
     ASSERT_TRUE(p.isOk());
     const LoadedProgram& l = p->loaded();
-    writeRegister64(b, isa::kRegPROG_ADDR, l.program);
-    b.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-    writeRegister64(b, isa::kRegDATA_ADDR, l.data);
-    b.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-    writeRegister64(b, isa::kRegCTX_ADDR, l.context);
+    writeProgramRegisters(b, l);
     b.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
     ASSERT_EQ(b.waitDone(5s), WaitOutcome::DONE);
     EXPECT_EQ(b.readRegister(isa::kRegSTATUS), isa::kStatusDONE);
@@ -242,11 +234,7 @@ TEST(Registers, ShortStartAfterALongRunStillCompletesWithinTheStartWrite) {
   ASSERT_TRUE(longRun.isOk());
   ASSERT_TRUE(shortRun.isOk());
   auto start = [&b](const LoadedProgram& l) {
-    writeRegister64(b, isa::kRegPROG_ADDR, l.program);
-    b.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-    writeRegister64(b, isa::kRegDATA_ADDR, l.data);
-    b.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-    writeRegister64(b, isa::kRegCTX_ADDR, l.context);
+    writeProgramRegisters(b, l);
     b.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
   };
   start(longRun->loaded());

@@ -40,11 +40,7 @@ TEST(SimHalts, LoopWatchdogMatchesTheHlsCoreToTheCycle) {
 // Starts `a` through the registers with EXEC_BUDGET and waits for it.
 void startWithBudget(SimBackend& backend, const DeviceProgram& p, uint64_t budget) {
   const LoadedProgram& l = p.loaded();
-  writeRegister64(backend, isa::kRegPROG_ADDR, l.program);
-  backend.writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-  writeRegister64(backend, isa::kRegDATA_ADDR, l.data);
-  backend.writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-  writeRegister64(backend, isa::kRegCTX_ADDR, l.context);
+  writeProgramRegisters(backend, l);
   writeRegister64(backend, isa::kRegEXEC_BUDGET, budget);
   backend.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
 }
@@ -116,11 +112,7 @@ TEST(SimHalts, LoopWatchdogAcrossTheElapsedCountsLowWordWrap) {
       put64(isa::kCtxCYCLES, kCycles);
       put64(isa::kCtxLOOP_START, kCycles - elapsed);
       ASSERT_TRUE(backend->copyToDevice(l.context, ctx.data(), ctx.size() * 4).isOk());
-      writeRegister64(*backend, isa::kRegPROG_ADDR, l.program);
-      backend->writeRegister(isa::kRegPROG_SIZE, l.programBytes);
-      writeRegister64(*backend, isa::kRegDATA_ADDR, l.data);
-      backend->writeRegister(isa::kRegDATA_SIZE, l.dataBytes);
-      writeRegister64(*backend, isa::kRegCTX_ADDR, l.context);
+      writeProgramRegisters(*backend, l);
       writeRegister64(*backend, isa::kRegEXEC_BUDGET, 0);
       writeRegister64(*backend, isa::kRegLOOP_BUDGET, kBudget);
       backend->writeRegister(isa::kRegMODE, isa::kModeResume);
