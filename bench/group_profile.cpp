@@ -62,7 +62,10 @@ Result<uint64_t> executeOnce(PreparedModel& prepared, uint32_t n, bool profiled)
 Status runProfileGroup(const Context& context, Report& report) {
   const Device* device = findDevice(context.device);
   if (device == nullptr) return generalFailure(fmt::format("no registered device {}", context.device));
-  auto prepared = device->prepare(models::counterLoop(true), PrepareOptions{});
+  // Prepared as `nnfab run --profile` prepares (PrepareOptions::profiled).
+  PrepareOptions prepareOptions;
+  prepareOptions.profiled = true;
+  auto prepared = device->prepare(models::counterLoop(true), prepareOptions);
   if (!prepared.isOk()) return std::move(prepared).takeStatus().withContext("preparing while_sum");
   PreparedModel& model = *prepared.value();
 

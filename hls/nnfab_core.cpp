@@ -37,34 +37,44 @@ struct Stop {
 
 // The trace of one start (MODE.TRACE): keep-first ring, dropped count and
 // cycles per instruction class, written to the outputs when the core stops.
+//
+// The class cycles are not counted per instruction (in this C-simulation
+// that bookkeeping was most of what MODE.TRACE cost, docs/performance.md
+// "Profiling cost: counted per straight-line run"): a scalar instruction's
+// cost depends on its opcode alone, so the core records only where each
+// straight-line run of retired instructions began and ended (at a taken
+// branch, HALT and the stop: a difference array over the pcs), and the stop
+// turns that into visits per pc and the visits into cycles per class. A
+// TENSOR instruction's cost depends on its operands: it is added when it
+// retires. The result is the same sum as per instruction, and CYCLES does
+// not change: the pass over the program is part of the stop, after CYCLES
+// stopped counting (as the ring's dump).
 struct Tracer {
   bool on;
   uint64_t* ring;
   uint32_t count;
   uint32_t dropped;
   uint64_t classCycles[isa::kNumTraceClasses];
+  uint32_t runStart;  // pc where the current straight-line run began
+  uint64_t* runEdges;  // [pc]: runs that began at pc minus runs that ended before it
 };
 
-// Per opcode: its class (bits 2:0) and whether it is traced (bit 3: without
-// BACKEDGE, bit 4: with it). One lookup instead of two decodes per
-// instruction: the C-simulated core's cost of MODE.TRACE is this bookkeeping.
+// Per opcode: whether it is traced (bit 3: without BACKEDGE, bit 4: with it).
 struct TraceTable {
   uint8_t info[256];
 };
 constexpr TraceTable makeTraceTable() {
   TraceTable t = {};
   for (uint32_t op = 0; op < 256; ++op) {
-    t.info[op] = static_cast<uint8_t>(isa::traceClassOf(op) | (isa::traceBranch(op, 0) ? 8u : 0u) |
-                                      (isa::traceBranch(op, 1) ? 16u : 0u));
+    t.info[op] = static_cast<uint8_t>((isa::traceBranch(op, 0) ? 8u : 0u) | (isa::traceBranch(op, 1) ? 16u : 0u));
   }
   return t;
 }
 constexpr TraceTable kTraceTable = makeTraceTable();
 
-void traceInstruction(Tracer& tr, const isa::Fields& f, uint32_t pc, uint64_t cyclesBefore, bool taken,
-                      uint64_t cost) {
+// A branch retired (called for branches only): into the ring if traced.
+void traceBranch(Tracer& tr, const isa::Fields& f, uint32_t pc, uint64_t cyclesBefore, bool taken) {
   const uint32_t info = kTraceTable.info[f.opcode & 0xFFu];
-  tr.classCycles[info & 7u] += cost;
   if ((info & (f.backedge != 0 ? 16u : 8u)) == 0) return;
   if (tr.count < isa::kTRACE_DEPTH) {
     tr.ring[tr.count] = isa::traceEntry(cyclesBefore, pc, taken, f.backedge);
@@ -72,6 +82,16 @@ void traceInstruction(Tracer& tr, const isa::Fields& f, uint32_t pc, uint64_t cy
   } else {
     ++tr.dropped;
   }
+}
+
+// The straight-line run since tr.runStart retired up to (not including) end;
+// the next one begins at next.
+void endRun(Tracer& tr, uint32_t end, uint32_t next) {
+  if (tr.runStart < end) {
+    ++tr.runEdges[tr.runStart];
+    --tr.runEdges[end];
+  }
+  tr.runStart = next;
 }
 
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -214,12 +234,14 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
   const uint32_t b = st.regs[f.rb];
   uint32_t nextPc = st.pc + 1u;
   bool taken = false;
+  bool branch = false;
   uint64_t cost = cycleCost(cp, CycleQuery{kCycleInstruction, f.opcode, 0, 0, 0});
 
   if (cls == isa::kClassSALU) {
     writeReg(st, f.rd, aluApply(fn, a, b, st.regs[f.rc]));
   } else if (cls == isa::kClassBRCMP) {
     taken = aluApply(fn, a, b, 0) != 0;
+    branch = true;
   } else if (cls == isa::kClassTENSOR) {
     TensorOperands op;
     op.fn = fn;
@@ -240,6 +262,7 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
       return false;
     }
     cost = r.cycles;
+    if (tr.on) tr.classCycles[isa::kTraceClassTensor] += cost;
   } else {
     const uint64_t offset = static_cast<uint64_t>(a) + f.imm;  // no wrap-around
     switch (f.opcode) {
@@ -247,13 +270,13 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
         stop.status = f.imm == 0 ? isa::kStatusDONE : isa::kStatusPROGRAM_ERROR;
         stop.haltPc = st.pc;
         stop.faultInfo = f.imm;
-        if (tr.on) traceInstruction(tr, f, st.pc, st.cycles, false, cost);
+        if (tr.on) endRun(tr, st.pc + 1u, st.pc + 1u);
         st.cycles += cost;  // HALT retires
         ++st.instret;
         return false;
-      case isa::kOpJMP: taken = true; break;
-      case isa::kOpBNZ: taken = a != 0; break;
-      case isa::kOpBZ: taken = a == 0; break;
+      case isa::kOpJMP: taken = branch = true; break;
+      case isa::kOpBNZ: taken = a != 0; branch = true; break;
+      case isa::kOpBZ: taken = a == 0; branch = true; break;
       case isa::kOpLI: writeReg(st, f.rd, f.imm); break;
       case isa::kOpLDW:
       case isa::kOpSTW:
@@ -289,7 +312,12 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
       default: break;  // NOP
     }
   }
-  if (tr.on) traceInstruction(tr, f, st.pc, st.cycles, taken, cost);
+  // Only branches pay for MODE.TRACE here: the ring, and the end of a
+  // straight-line run when taken.
+  if (branch && tr.on) {
+    traceBranch(tr, f, st.pc, st.cycles, taken);
+    if (taken) endRun(tr, st.pc + 1u, f.imm);
+  }
   if (taken) {
     nextPc = f.imm;
     if (f.backedge != 0) ++st.iterations;
@@ -360,6 +388,18 @@ void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t* ct
       pmem[i] = prog[i];
     }
   }
+  // MODE.TRACE's straight-line runs (Tracer): the first begins where this
+  // start does.
+  uint64_t runEdges[isa::kMAX_PROGRAM_INSTRUCTIONS + 1];
+  tr.runEdges = runEdges;
+  tr.runStart = st.pc;
+  if (running && tr.on) {
+  RUN_EDGES_CLEAR:
+    for (uint32_t i = 0; i <= instructions; ++i) {
+#pragma HLS PIPELINE II=1
+      runEdges[i] = 0;
+    }
+  }
 
   uint32_t retired = 0;  // in this start, for INSN_LIMIT
   bool softReset = false;
@@ -384,6 +424,7 @@ MAIN:
     // after ap_rst_n: STATUS IDLE, counters 0. (An HLS core issues its
     // memory accesses synchronously: nothing is outstanding at a boundary.)
     if (*preempt == isa::kSOFT_RESET_KEY) {
+      if (tr.on) endRun(tr, st.pc, st.pc);
       clearState(st);
       stop = stopAt(isa::kStatusIDLE, 0, 0);
       softReset = true;
@@ -411,6 +452,25 @@ MAIN:
     }
     if (!execute(f, st, ports, data_size, params, stop, tr)) break;
     ++retired;
+  }
+
+  if (running && tr.on) {
+    // The last run ends where the core stopped (HALT ended its own; a
+    // faulting instruction did not retire: st.pc is its pc). Then visits
+    // per pc, and each scalar instruction's cost times its visits into its
+    // class.
+    endRun(tr, st.pc, st.pc);
+    uint64_t visits = 0;
+  CLASS_CYCLES:
+    for (uint32_t i = 0; i < instructions; ++i) {
+#pragma HLS PIPELINE II=1
+      visits += runEdges[i];
+      const uint32_t opcode = isa::decodeFields(pmem[i]).opcode;
+      const uint32_t cls = isa::traceClassOf(opcode);
+      if (visits != 0 && cls != isa::kTraceClassTensor) {
+        tr.classCycles[cls] += visits * cycleCost(params, CycleQuery{kCycleInstruction, opcode, 0, 0, 0});
+      }
+    }
   }
 
   *watchdog_state = watchdogState(st);

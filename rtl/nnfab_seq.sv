@@ -1048,6 +1048,15 @@ module nnfab_seq (
           status <= stop_status;
           halt_pc <= stop_pc;
           fault_info <= stop_info;
+          // The trace ring's dump (S_FINISH while tr_hold) writes through
+          // the same port: an error response to it fails the run as any
+          // posted write's does (the first error's address stands: the
+          // port keeps it). It arrives with writes_idle at the latest, so
+          // the last S_FINISH cycle (tr_hold low) still copies it to STATUS.
+          if (bus_error) begin
+            stop_status <= NNFAB_STATUS_BUS_ERROR;
+            stop_info <= bus_error_addr;
+          end
         end
         default: ;
       endcase

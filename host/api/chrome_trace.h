@@ -19,7 +19,14 @@ namespace nnfab::api {
 
 class ChromeTrace final : public TraceSink {
  public:
-  ChromeTrace() : origin_(Clock::now()) {}
+  // Room for a run's spans and one device's deferred events made now, with
+  // the writer, so that a profiled execution does not grow the lists (a
+  // fresh process's first allocations of that size touch new heap pages).
+  ChromeTrace() : origin_(Clock::now()) {
+    devices_.reserve(kReserved);
+    events_.reserve(kReserved);
+    deferred_.reserve(kReserved);
+  }
   void span(std::string_view name, std::string_view category, Clock::time_point start, Clock::time_point end,
             TraceArgs args = {}) override;
   // Keeps the shared label: a step's span copies no strings.
@@ -44,6 +51,7 @@ class ChromeTrace final : public TraceSink {
     std::vector<std::pair<std::string, uint64_t>> counters;  // a counter sample ("ph": "C")
     std::shared_ptr<const SpanLabel> label;  // set: name, category and args are the label's
   };
+  static constexpr size_t kReserved = 8;
   struct Deferred {
     int tid = 0;
     double anchorUs = 0, usPerCycle = 0;

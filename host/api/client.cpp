@@ -16,6 +16,7 @@ Result<std::shared_ptr<PreparedModel>> Client::prepare(const Device& device, con
   options.deadline = request.deadline;
   options.client = id_;
   options.cache = request.cache;
+  options.profiled = request.profiled;
   auto prepared = device.prepare(model, options);
   if (!prepared.isOk()) return std::move(prepared).takeStatus();
   return std::shared_ptr<PreparedModel>(

@@ -37,6 +37,9 @@ struct PrepareRequest {
   // Compilation cache (runtime/compilation_cache.h): where the prepared form
   // is kept under the caller's token; none = prepare from scratch.
   std::optional<CacheLocation> cache;
+  // Its executions will be profiled (ExecuteRequest::trace):
+  // PrepareOptions::profiled.
+  bool profiled = false;
 };
 
 class Client : public std::enable_shared_from_this<Client> {

@@ -26,6 +26,7 @@ ExecutionResult runModel(const Model& model, const std::vector<TensorValue>& inp
   api::PrepareRequest prepare;
   prepare.priority = options.priority;
   prepare.deadline = deadline;
+  prepare.profiled = options.trace != nullptr;
   const Clock::time_point prepareStart = Clock::now();
   auto prepared = client->prepare(device, model, prepare);
   if (options.trace != nullptr) {

@@ -361,18 +361,39 @@ void HlsBackend::appendTrace(const uint64_t* ring, uint32_t count, uint32_t drop
 // header beat with the start's counters and the start's ring, joined over
 // its internal slices, to TRACE_ADDR, as the core writes its own when one
 // call is the whole start (the slices get no area). The header also for an
-// empty ring. Not after a soft reset; an area outside device memory is not
-// written (the RTL does not report an error response to these writes).
-void HlsBackend::writeTrace(uint32_t mode, uint64_t traceAddr, const Stop& stop) {
+// empty ring. Not after a soft reset. Beat by beat, as the RTL's dump: a
+// beat outside device memory is an error response, which turns the stop
+// into BUS_ERROR with the first such beat's address (an earlier bus error's
+// address stands), as the RTL reports it; the other beats are written.
+void HlsBackend::writeTrace(uint32_t mode, uint64_t traceAddr, Stop* stop) {
   if ((mode & isa::kMODE_TRACE) == 0 || traceAddr == 0 || traceAddr % isa::kMEM_BEAT_BYTES != 0) return;
-  if (stop.status == isa::kStatusIDLE) return;
-  const uint64_t bytes = isa::kTRACE_HEADER_BYTES + uint64_t{trace_.count} * sizeof(uint64_t);
-  uint8_t* area = memory_.map(traceAddr, bytes, sizeof(uint64_t));
-  if (area == nullptr) return;
+  if (stop->status == isa::kStatusIDLE) return;
   uint64_t header[isa::kTraceHeaderWords64];
   isa::traceHeader(header, trace_.count, trace_.dropped, trace_.classCycles);
-  std::memcpy(area, header, isa::kTRACE_HEADER_BYTES);
-  std::memcpy(area + isa::kTRACE_HEADER_BYTES, trace_.ring, uint64_t{trace_.count} * sizeof(uint64_t));
+  const uint64_t entryBytes = uint64_t{trace_.count} * sizeof(uint64_t);
+  const uint64_t beats = 1 + (entryBytes + isa::kMEM_BEAT_BYTES - 1) / isa::kMEM_BEAT_BYTES;
+  // One map for the whole area when it is inside device memory (always, from the driver).
+  if (uint8_t* area = memory_.map(traceAddr, isa::kTRACE_HEADER_BYTES + entryBytes, sizeof(uint64_t))) {
+    std::memcpy(area, header, isa::kTRACE_HEADER_BYTES);
+    std::memcpy(area + isa::kTRACE_HEADER_BYTES, trace_.ring, entryBytes);
+    return;
+  }
+  const auto* entries = reinterpret_cast<const uint8_t*>(trace_.ring);
+  for (uint64_t beat = 0; beat < beats; ++beat) {
+    const uint64_t at = traceAddr + beat * isa::kMEM_BEAT_BYTES;
+    const uint64_t bytes = beat == 0 ? isa::kTRACE_HEADER_BYTES
+                                     : std::min<uint64_t>(isa::kMEM_BEAT_BYTES, entryBytes - (beat - 1) * isa::kMEM_BEAT_BYTES);
+    uint8_t* dst = memory_.map(at, bytes, sizeof(uint64_t));
+    if (dst == nullptr) {
+      if (stop->status != isa::kStatusBUS_ERROR) {
+        stop->status = isa::kStatusBUS_ERROR;
+        stop->faultInfo = lo(at);
+      }
+      continue;
+    }
+    std::memcpy(dst, beat == 0 ? reinterpret_cast<const uint8_t*>(header) : entries + (beat - 1) * isa::kMEM_BEAT_BYTES,
+                bytes);
+  }
 }
 
 bool HlsBackend::waitForAbort() {
@@ -494,7 +515,7 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     sliceMode |= isa::kModeResume;
 
     if (stop->status != isa::kStatusSLICE_END && stop->status != isa::kStatusPREEMPTED) {
-      writeTrace(mode, traceAddr, *stop);
+      writeTrace(mode, traceAddr, stop);
       return Outcome::STOPPED;
     }
     if (aborting_.load()) return Outcome::ABORTED;
@@ -502,7 +523,7 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     // A stop the host sees: its context goes to the host's area.
     if (hostContext == nullptr) return busError(ctxAddr);
     std::memcpy(hostContext, context_, isa::kCONTEXT_BYTES);
-    writeTrace(mode, traceAddr, *stop);
+    writeTrace(mode, traceAddr, stop);
     return Outcome::STOPPED;
   }
 }

@@ -98,7 +98,7 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   void finishSoftReset();  // the register effects of a completed soft reset
   bool waitForAbort();  // a HANG core: returns false once reset() or shutdown ends it
   void appendTrace(const uint64_t* ring, uint32_t count, uint32_t dropped, const uint64_t* classCycles);
-  void writeTrace(uint32_t mode, uint64_t traceAddr, const Stop& stop);
+  void writeTrace(uint32_t mode, uint64_t traceAddr, Stop* stop);
   void updatePreemptLines();  // with mutex_ held
 
   const HlsBackendOptions options_;

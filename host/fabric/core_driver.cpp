@@ -77,6 +77,31 @@ uint32_t CoreDriver::features() {
   return *features_;
 }
 
+CoreDriver::~CoreDriver() {
+  if (traceArea_ != 0) backend_.release(traceArea_);
+}
+
+Status CoreDriver::prepareTrace() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return prepareTraceLocked();
+}
+
+Status CoreDriver::prepareTraceLocked() {
+  if ((features() & isa::kFEATURE_TRACE_DMA) == 0 || traceArea_ != 0) return Status::ok();
+  Result<DeviceAddress> area = backend_.allocate(kTraceAreaBytes);
+  if (!area.isOk()) return std::move(area).takeStatus().withContext("allocating the trace area");
+  // Written once here: on hls the device image's pages are the process's
+  // own, faulted in on first touch (a fresh process's first profiled run
+  // paid ~2 us for it and as much for the host buffer's page).
+  traceBuffer_.assign(kTraceAreaBytes / sizeof(uint64_t), 0);
+  if (Status s = backend_.copyToDevice(*area, traceBuffer_.data(), kTraceAreaBytes); !s.isOk()) {
+    backend_.release(*area);
+    return std::move(s).withContext("clearing the trace area");
+  }
+  traceArea_ = *area;
+  return Status::ok();
+}
+
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
   std::lock_guard<std::mutex> lock(mutex_);
   const steady_clock::time_point start = steady_clock::now();
@@ -117,7 +142,10 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   // Where the core writes its ring at the stop (0: nowhere; the window
   // then). TRACE_ADDR outlives the run, so a traced run always sets it.
   const bool traceDma = trace && (features() & isa::kFEATURE_TRACE_DMA) != 0;
-  const DeviceAddress traceArea = traceDma ? program.traceArea : 0;
+  // The program's own area if it has one, else the driver's (set up now if
+  // no preparation did; without it, the window).
+  if (traceDma && program.traceArea == 0) (void)prepareTraceLocked();
+  const DeviceAddress traceArea = !traceDma ? 0 : program.traceArea != 0 ? program.traceArea : traceArea_;
   // ... and with FEATURE_TRACE_HEADER the counters before the entries: the
   // readout is then one copy of the area and no trace register.
   const bool traceHeader = traceDma && traceArea != 0 && (features() & isa::kFEATURE_TRACE_HEADER) != 0;
@@ -239,7 +267,14 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   report.cycles = finish.value64(cyclesAt);
   report.iterations = finish.value64(iterationsAt);
   report.instret = finish.value64(instretAt);
-  if (trace) report.trace = traceReadout.finish(finish, backend_);
+  // A dump the memory answered with an error (BUS_ERROR at an address in
+  // the trace area): the area holds no trace to read, and the run fails
+  // with a message that says so (docs/isa.md "Trace ring").
+  const bool dumpFailed = report.coreStatus == isa::kStatusBUS_ERROR && traceArea != 0 &&
+                          report.faultInfo - static_cast<uint32_t>(traceArea) < kTraceAreaBytes;
+  if (trace && !dumpFailed) {
+    report.trace = traceReadout.finish(finish, backend_, traceArea == traceArea_ ? &traceBuffer_ : nullptr);
+  }
   report.wallTime = steady_clock::now() - start;
 
   if (report.coreStatus == isa::kStatusPREEMPTED && hostStop == HostStop::LOOP_TIMEOUT) {
@@ -250,6 +285,12 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
     report.status = Status(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                            fmt::format("the execution deadline passed (host watchdog, stopped at pc {})",
                                        report.haltPc));
+  } else if (dumpFailed) {
+    report.status = Status(nnapiStatusOf(report.coreStatus),
+                           fmt::format("the trace dump failed: the memory answered the core's write of the trace "
+                                       "area (TRACE_ADDR 0x{:x}) with an error at 0x{:x} (BUS_ERROR after the "
+                                       "program stopped at pc {}); the run's trace is lost",
+                                       traceArea, report.faultInfo, report.haltPc));
   } else if (nnapiStatusOf(report.coreStatus) != ErrorStatus::NONE) {
     report.status = Status(nnapiStatusOf(report.coreStatus),
                            describeStop(report, loopBudget, execBudget, program.dataBytes));

@@ -11,6 +11,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
@@ -26,7 +27,8 @@ struct LoadedProgram {
   uint32_t dataBytes = 0;
   DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
   // kTraceAreaBytes, 64-byte aligned (DeviceProgram::traceArea): where a
-  // profiled start's ring goes on a core with FEATURE_TRACE_DMA; 0: read the window.
+  // profiled start's ring goes on a core with FEATURE_TRACE_DMA; 0: the
+  // driver's own area (CoreDriver::prepareTrace), or the window without one.
   DeviceAddress traceArea = 0;
   bool resume = false;        // continue a run that stopped PREEMPTED or SLICE_END
   bool trace = false;         // MODE.TRACE: the report carries the start's trace ring and class cycles
@@ -74,6 +76,19 @@ struct RunReport {
 class CoreDriver {
  public:
   explicit CoreDriver(FabricBackend& backend) : backend_(backend) {}
+  ~CoreDriver();
+  CoreDriver(const CoreDriver&) = delete;
+  CoreDriver& operator=(const CoreDriver&) = delete;
+
+  // What profiled runs read their trace with, set up ahead of them (a
+  // preparation for profiling calls it; otherwise the first profiled run
+  // does): FEATURES, and on a core with FEATURE_TRACE_DMA one trace area
+  // of kTraceAreaBytes in device memory and the host buffer it is copied
+  // into, both written once so that no run pays their first touch. One
+  // area serves every run of this driver (it runs one at a time and reads
+  // the trace before it returns). Without the area (device memory full)
+  // profiled runs read the ring's window.
+  Status prepareTrace();
 
   // A report whenever the core was started (whatever it stopped with); an
   // error when it could not be: a deadline already passed
@@ -87,10 +102,13 @@ class CoreDriver {
   // FEATURE_TRACE is run without MODE.TRACE and reports none; one without
   // FEATURE_TRACE_DMA is read through the ring's window.
   uint32_t features();
+  Status prepareTraceLocked();  // under mutex_
 
   FabricBackend& backend_;
   std::mutex mutex_;  // one run at a time on this driver
   std::optional<uint32_t> features_;
+  DeviceAddress traceArea_ = 0;          // prepareTrace; 0: none (yet)
+  std::vector<uint64_t> traceBuffer_;    // kTraceAreaBytes: the readout's copy of the area
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

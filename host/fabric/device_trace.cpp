@@ -49,7 +49,17 @@ uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace) {
   return std::min<uint32_t>(w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH);
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend) const {
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend,
+                                 std::vector<uint64_t>* scratch) const {
+  if (header_ && scratch != nullptr && scratch->size() * sizeof(uint64_t) >= kTraceAreaBytes) {
+    // Into the buffer set up ahead, then only the entries held copied out.
+    DeviceTrace trace;
+    if (!backend.copyFromDevice(scratch->data(), area_, kTraceAreaBytes)) return readDeviceTrace(backend);
+    const uint32_t count = decodeTraceHeader(scratch->data(), trace);
+    const auto first = scratch->begin() + isa::kTraceHeaderWords64;
+    trace.entries.assign(first, first + count);
+    return trace;
+  }
   if (header_) {
     // Header and entries in one copy of the whole area into the entries'
     // own buffer (the count is in the header, so the copy cannot wait for

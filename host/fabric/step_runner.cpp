@@ -44,9 +44,8 @@ Result<LoadedStep> LoadedStep::load(FabricBackend& backend, const compiler::Prog
 }
 
 Result<RunReport> LoadedStep::run(CoreDriver& driver, const RunLimits& limits, bool resume, bool trace) {
-  // A profiled run gets its trace area (at the first one; without it the
-  // driver reads the ring's window).
-  if (trace) (void)device_.traceArea();
+  // A profiled run's trace goes to the driver's trace area
+  // (CoreDriver::prepareTrace), one for all steps: none is allocated here.
   LoadedProgram program = resume ? device_.resumed() : device_.loaded();
   program.trace = trace;
   return driver.run(program, limits);

@@ -60,6 +60,12 @@ struct PrepareOptions {
   // ExecutionOptions::observer. Slower than a normal preparation, never
   // cached; devices without a plan executor refuse it (INVALID_ARGUMENT).
   bool observed = false;
+  // Prepare for profiled executions (ExecutionOptions::trace): a fabric
+  // device sets up what its profiled runs read the device trace with (the
+  // trace area and the host's buffer, fabric::CoreDriver::prepareTrace)
+  // now, so that the first profiled execution does not pay for it. A hint:
+  // without it the first profiled run sets them up.
+  bool profiled = false;
 };
 
 // The preparation checks every device shares: INVALID_ARGUMENT for a

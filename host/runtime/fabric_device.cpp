@@ -180,6 +180,12 @@ Result<std::unique_ptr<PreparedModel>> FabricDevice::prepare(const Model& model,
     executor.reset();
   }
   if (executor) store(executor->plan(), executor->programs());
+  if (executor && options.profiled) {
+    // A hint (PrepareOptions::profiled): should it fail, the first profiled run tries again.
+    if (Status status = engine_->prepareTrace(); !status.isOk()) {
+      spdlog::debug("{}: preparing for profiling: {}", name_, status.message());
+    }
+  }
   if (Status status = checkPrepareFinishedInTime(options); !status.isOk()) return status;
   return std::unique_ptr<PreparedModel>(
       std::make_unique<FabricPreparedModel>(std::move(whole), std::move(executor), options));

@@ -32,6 +32,11 @@ fabric::FabricBackend* FabricEngine::backend() {
   return backend_.get();
 }
 
+Status FabricEngine::prepareTrace() {
+  if (backend() == nullptr) return Status::ok();  // no device: nothing to run on, nothing to prepare
+  return driver_->prepareTrace();
+}
+
 uint64_t FabricEngine::memoryNeed(const compiler::Program& program) {
   return aligned(program.code.size() * isa::kINSTRUCTION_BYTES) + aligned(program.dataBytes) +
          aligned(isa::kCONTEXT_BYTES + fabric::kTraceAreaBytes);  // and a profiled run's trace area

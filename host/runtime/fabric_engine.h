@@ -75,6 +75,10 @@ class FabricEngine {
   // The backend (created on first call); nullptr if the factory gave none.
   fabric::FabricBackend* backend();
 
+  // Sets up the driver's trace readout ahead of profiled runs
+  // (fabric::CoreDriver::prepareTrace; PrepareOptions::profiled).
+  Status prepareTrace();
+
   // Device memory one run of `program` occupies: program, data region and
   // context area, each rounded to the allocation alignment.
   static uint64_t memoryNeed(const compiler::Program& program);
