@@ -1,5 +1,6 @@
 #include "fabric/core_driver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -88,13 +89,19 @@ Status CoreDriver::prepareTrace() {
 
 Status CoreDriver::prepareTraceLocked() {
   if ((features() & isa::kFEATURE_TRACE_DMA) == 0 || traceArea_ != 0) return Status::ok();
-  Result<DeviceAddress> area = backend_.allocate(kTraceAreaBytes);
+  // The area and the host buffer each get pages of their own (kTracePages
+  // bytes, of which only the first kTraceAreaBytes are ever touched): what
+  // is written here must not also be the first touch of a page a run's
+  // own memory lands on later (a step's program, the heap), which would
+  // make profiled runs cheaper than unprofiled ones by a page fault.
+  Result<DeviceAddress> area = backend_.allocate(kTracePages);
   if (!area.isOk()) return std::move(area).takeStatus().withContext("allocating the trace area");
   // Written once here: on hls the device image's pages are the process's
   // own, faulted in on first touch (a fresh process's first profiled run
   // paid ~2 us for it and as much for the host buffer's page).
-  traceBuffer_.assign(kTraceAreaBytes / sizeof(uint64_t), 0);
-  if (Status s = backend_.copyToDevice(*area, traceBuffer_.data(), kTraceAreaBytes); !s.isOk()) {
+  traceBuffer_.reset(new uint64_t[kTracePages / sizeof(uint64_t)]);
+  std::fill_n(traceBuffer_.get(), kTraceAreaBytes / sizeof(uint64_t), uint64_t{0});
+  if (Status s = backend_.copyToDevice(*area, traceBuffer_.get(), kTraceAreaBytes); !s.isOk()) {
     backend_.release(*area);
     return std::move(s).withContext("clearing the trace area");
   }
@@ -273,7 +280,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   const bool dumpFailed = report.coreStatus == isa::kStatusBUS_ERROR && traceArea != 0 &&
                           report.faultInfo - static_cast<uint32_t>(traceArea) < kTraceAreaBytes;
   if (trace && !dumpFailed) {
-    report.trace = traceReadout.finish(finish, backend_, traceArea == traceArea_ ? &traceBuffer_ : nullptr);
+    report.trace = traceReadout.finish(finish, backend_, traceArea == traceArea_ ? traceBuffer_.get() : nullptr);
   }
   report.wallTime = steady_clock::now() - start;
 

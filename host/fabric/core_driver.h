@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <memory>
 #include <optional>
-#include <vector>
 
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
@@ -107,8 +107,9 @@ class CoreDriver {
   FabricBackend& backend_;
   std::mutex mutex_;  // one run at a time on this driver
   std::optional<uint32_t> features_;
-  DeviceAddress traceArea_ = 0;          // prepareTrace; 0: none (yet)
-  std::vector<uint64_t> traceBuffer_;    // kTraceAreaBytes: the readout's copy of the area
+  static constexpr uint64_t kTracePages = 8192;  // >= kTraceAreaBytes + a page: see prepareTraceLocked
+  DeviceAddress traceArea_ = 0;                  // prepareTrace; 0: none (yet)
+  std::unique_ptr<uint64_t[]> traceBuffer_;      // the readout's copy of the area (kTraceAreaBytes used)
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

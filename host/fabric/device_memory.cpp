@@ -10,6 +10,12 @@ namespace nnfab::fabric {
 
 DeviceMemory::DeviceMemory(uint64_t bytes) : size_(bytes / kAlignment * kAlignment) {
   if (size_ != 0) free_.emplace(0, size_);
+  // Reserved with the backend (a device is made when a model is prepared
+  // for it), so that no execution pays for the mapping, the first no more
+  // than a later one, with or without profiling (docs/performance.md
+  // "Profiling cost: counted per straight-line run"). Should it fail, the
+  // first allocation tries again and reports it.
+  if (size_ != 0) image_ = static_cast<uint8_t*>(std::calloc(size_, 1));
 }
 
 DeviceMemory::~DeviceMemory() { std::free(image_); }

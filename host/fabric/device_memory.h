@@ -1,5 +1,5 @@
 // Device memory emulated in host memory, for backends without a card: one
-// image (reserved on first use; the OS zero-fills its pages as they are
+// image (reserved when it is made; the OS zero-fills its pages as they are
 // touched, so a 256 MiB device costs nothing until used) and a first-fit
 // allocator with FabricBackend's contract. Thread-safe.
 #pragma once

@@ -49,14 +49,13 @@ uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace) {
   return std::min<uint32_t>(w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH);
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend,
-                                 std::vector<uint64_t>* scratch) const {
-  if (header_ && scratch != nullptr && scratch->size() * sizeof(uint64_t) >= kTraceAreaBytes) {
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch) const {
+  if (header_ && scratch != nullptr) {
     // Into the buffer set up ahead, then only the entries held copied out.
     DeviceTrace trace;
-    if (!backend.copyFromDevice(scratch->data(), area_, kTraceAreaBytes)) return readDeviceTrace(backend);
-    const uint32_t count = decodeTraceHeader(scratch->data(), trace);
-    const auto first = scratch->begin() + isa::kTraceHeaderWords64;
+    if (!backend.copyFromDevice(scratch, area_, kTraceAreaBytes)) return readDeviceTrace(backend);
+    const uint32_t count = decodeTraceHeader(scratch, trace);
+    const uint64_t* first = scratch + isa::kTraceHeaderWords64;
     trace.entries.assign(first, first + count);
     return trace;
   }

@@ -53,10 +53,9 @@ class TraceReadout {
   // header beat there (FEATURE_TRACE_HEADER; needs an area).
   explicit TraceReadout(DeviceAddress area = 0, bool header = false) : area_(area), header_(header && area != 0) {}
   void addTo(RegisterBatch& batch);  // nothing to add with a header
-  // scratch: a buffer of kTraceAreaBytes / 8 words the area may be copied
-  // into (CoreDriver's, touched ahead); nullptr: a buffer of its own.
-  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend,
-                     std::vector<uint64_t>* scratch = nullptr) const;
+  // scratch: a buffer of kTraceAreaBytes the area may be copied into
+  // (CoreDriver's, touched ahead); nullptr: a buffer of its own.
+  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch = nullptr) const;
 
  private:
   DeviceAddress area_ = 0;
