@@ -1,7 +1,7 @@
 # Profile-guided optimisation of the Verilated models (docs/sim.md
-# "Profile-guided build"): about 25 % more simulated cycles per second for
-# two more compiles of the models' unity translation unit and one training
-# run at build time.
+# "Profile-guided build, ..."): about 20 % more simulated cycles per second
+# for one more compile of the models' unity translation unit and one
+# training run at build time.
 #
 #   1. nnfab_rtl_models_train: the same sources as nnfab_rtl_models, the same
 #      unity grouping, compiled with -fprofile-generate;
@@ -15,8 +15,8 @@
 #      match. -fprofile-partial-training keeps what the training does not
 #      run (the unit models of tests/rtl) optimised as without a profile.
 #
-# The training run clocks the core about 1.6 M cycles; the models' compile
-# time doubles (the instrumented compile runs beside the rest of the build).
+# The training run takes a few seconds; the instrumented compile takes about
+# as long as the models' own, before it on the build's critical path.
 set(pgo_default OFF)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_BUILD_TYPE STREQUAL "Release"
    AND NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize|-fprofile|--coverage" AND NOT CMAKE_CROSSCOMPILING)
