@@ -75,5 +75,8 @@ add_custom_command(
   COMMENT "Training the Verilated models for profile-guided optimisation (sim_pgo_train)"
   VERBATIM)
 set_source_files_properties(${pgo_unity} PROPERTIES OBJECT_DEPENDS ${pgo_unity}.gcda)
+# For the test that trains again and compares (tests/sim).
+set_target_properties(sim_pgo_train PROPERTIES NNFAB_PGO_TRAIN_PROFILE ${pgo_unity_train}.gcda
+                                               NNFAB_PGO_USED_PROFILE ${pgo_unity}.gcda)
 target_compile_options(nnfab_rtl_models PRIVATE -fprofile-use -fprofile-partial-training -Wno-missing-profile
                                                 ${pgo_common})
