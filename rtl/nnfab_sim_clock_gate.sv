@@ -4,27 +4,42 @@
 // trigger test per evaluation while gclk stands, instead of all of its
 // registers and the combinational logic behind them.
 //
-// The caller's `en` must be high in every cycle in which any register of
-// the unit could change at the coming rising edge, in the hardware; the
+// The enable must be high in every cycle in which any register of the
+// unit could change at the coming rising edge, in the hardware; the
 // simulation is then the hardware's, cycle for cycle. For synthesis gclk is
-// clk and en is ignored: no gate, no latch, the same netlist.
+// clk and the enable is ignored: no gate, no latch, the same netlist.
 //
-// en is sampled at the falling edge (a glitch-free gate: gclk cannot rise
-// in the middle of a high clock phase when en changes after the rising
-// edge). So en must be settled by the falling edge: true of anything
-// computed from registers and from inputs that change with the rising edge
-// (every harness here: SimHarness drives its inputs before the low phase,
-// the SystemC platform at the rising edge).
-module nnfab_sim_clock_gate (
+// The enable is `wake || busy`, held DRAIN edges of gclk past the last
+// cycle with `busy` (the unit's pipelines and registered copies catch up
+// with the last change while the clock still ticks): `busy` holds the
+// clock and restarts the drain (reset, a non-idle state, work queued),
+// `wake` only enables the coming edge (a start, an abort that changes no
+// register of an idle unit after it). The drain count is a register of
+// gclk, so it too stands still with the unit.
+//
+// The enable is sampled at the falling edge (a glitch-free gate: gclk
+// cannot rise in the middle of a high clock phase when it changes after
+// the rising edge). So wake and busy must be settled by the falling edge:
+// true of anything computed from registers and from inputs that change
+// with the rising edge (every harness here: SimHarness drives its inputs
+// before the low phase, the SystemC platform at the rising edge).
+module nnfab_sim_clock_gate #(
+    parameter logic [7:0] DRAIN = 8'd0
+) (
     input  logic clk,
-    input  logic en,
+    input  logic wake,
+    input  logic busy,
     output logic gclk
 );
 `ifdef SYNTHESIS
   assign gclk = clk;
 `else
+  logic [7:0] drain = 8'd0;
   logic en_q = 1'b1;  // ticking until the first falling edge says otherwise
-  always_ff @(negedge clk) en_q <= en;
+  always_ff @(posedge gclk)
+    if (busy) drain <= DRAIN;
+    else if (drain != 8'd0) drain <= drain - 8'd1;
+  always_ff @(negedge clk) en_q <= wake || busy || drain != 8'd0;
   assign gclk = clk & en_q;
 `endif
 endmodule

@@ -104,19 +104,13 @@ module nnfab_tensor (
   // check multiplier's pipeline registers copy its operands, which are
   // constant in T_IDLE, in three). The assertion at the end of the module
   // checks the edges t_clk misses.
-  logic t_clk, t_en;
-`ifdef SYNTHESIS
-  assign t_en = 1'b1;
-`else
-  logic [2:0] t_drain;
-  assign t_en = start || rst || state != T_IDLE || t_drain != 3'd0;
-  always_ff @(posedge t_clk)
-    if (rst || state != T_IDLE) t_drain <= 3'd4;
-    else if (t_drain != 3'd0) t_drain <= t_drain - 3'd1;
-`endif
-  nnfab_sim_clock_gate u_tgate (
-      .clk(clk),
-      .en(t_en),
+  logic t_clk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd4)
+  ) u_tgate (
+      .clk (clk),
+      .wake(start),
+      .busy(rst || state != T_IDLE),
       .gclk(t_clk)
   );
 
@@ -338,19 +332,13 @@ module nnfab_tensor (
   // the lanes every cycle, whatever fn is). The assertion at the end of
   // the module checks at every edge e_clk misses that none of the engine's
   // registers would have changed at it.
-  logic e_clk, e_en;
-`ifdef SYNTHESIS
-  assign e_en = 1'b1;
-`else
-  logic [1:0] e_drain;
-  assign e_en = e_start || e_busy || rst || abort || state == T_DESC_CHECK || e_drain != 2'd0;
-  always_ff @(posedge e_clk)
-    if (rst || abort || e_busy) e_drain <= 2'd3;
-    else if (e_drain != 2'd0) e_drain <= e_drain - 2'd1;
-`endif
-  nnfab_sim_clock_gate u_egate (
-      .clk(clk),
-      .en(e_en),
+  logic e_clk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd3)
+  ) u_egate (
+      .clk (clk),
+      .wake(e_start || state == T_DESC_CHECK),
+      .busy(rst || abort || e_busy),
       .gclk(e_clk)
   );
 

@@ -102,17 +102,15 @@ module nnfab_tensor_fc (
   // after; the multipliers and activations take terms only in a round),
   // and the lanes' tag pipelines, the rounds, the fetcher and the
   // descriptor queue move only while running.
-  logic fc_clk, fc_en;
-`ifdef SYNTHESIS
-  assign fc_en = 1'b1;
-`else
-  logic [4:0] fc_drain;
-  assign fc_en = start || run || rst || abort || fc_drain != 5'd0;
-  always_ff @(posedge fc_clk)
-    if (rst || abort || run) fc_drain <= 5'd31;
-    else if (fc_drain != 5'd0) fc_drain <= fc_drain - 5'd1;
-`endif
-  nnfab_sim_clock_gate u_gate (.clk(clk), .en(fc_en), .gclk(fc_clk));
+  logic fc_clk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd31)
+  ) u_gate (
+      .clk (clk),
+      .wake(start),
+      .busy(rst || abort || run),
+      .gclk(fc_clk)
+  );
 
   // The lanes' slot count (one for all 16; the operands of a round's read
   // cycle belong to slot lane_slot + 2), on clk: it runs free, also while
@@ -331,6 +329,9 @@ module nnfab_tensor_fc (
   logic out_valid[16];
   logic [2:0] out_slot[16];
   logic [31:0] y[16];
+`ifndef SYNTHESIS
+  logic [15:0] lane_quiet;
+`endif
   for (genvar l = 0; l < 16; l++) begin : g_lane
     nnfab_fp_fc_lane u_lane (
         .clk(fc_clk),
@@ -347,6 +348,12 @@ module nnfab_tensor_fc (
         .out_slot(out_slot[l]),
         .y(y[l])
     );
+`ifndef SYNTHESIS
+    // For the gate's assertion: nothing in the lane's FP units (their
+    // registers move only with an operation coming or in flight) and no
+    // last term reaching the activation.
+    assign lane_quiet[l] = u_lane.u_mul.v == '0 && u_lane.u_add.v == '0 && u_lane.u_act.v == '0 && !u_lane.s_last;
+`endif
   end
 
   // Results of the wave: slot s's 16 sums rotated to the output's word
@@ -591,6 +598,33 @@ module nnfab_tensor_fc (
 
 
 `ifndef SYNTHESIS
+  // The gated clock (fc_clk above): at an edge of clk that fc_clk misses,
+  // none of the engine's registers would change if it ticked. From the
+  // always_ff blocks term by term: not running, fetcher and rounds idle
+  // (the state cases do nothing, rd_valid, round_go and reading are low,
+  // so no burst, descriptor, bank read or write, chunk count or round
+  // moves), stage 1 and the operand pipeline empty, the operand stage's
+  // copies (p1_first, p1_last, p1_rot, t_first, t_last) equal to what they
+  // copy, no result leaving (res, res_cnt), and in every lane (active =
+  // run is low, so the tag pipelines hold) the multiplier, adder and
+  // activation empty with no last term coming. Those are registers of the
+  // stopped domain, so they are checked at the first edge fc_clk misses;
+  // start, rst and abort (inputs) at every one. r_valid, rd_ready and
+  // sq_full are read only with run, G_ISSUE or C_WRITE.
+  logic fc_was_on;
+  always_ff @(posedge clk) begin
+    fc_was_on <= u_gate.en_q;
+    if (!u_gate.en_q) begin
+      assert (!start && !rst && !abort)
+      else $error("nnfab_tensor_fc: start, rst or abort at an edge fc_clk missed (not settled by the falling edge)");
+      if (fc_was_on)
+        assert (!run && gstate == G_IDLE && cstate == C_IDLE && !s1_valid && !in_round && !p1_valid && !t_valid &&
+                p1_first == (t == 32'd0) && p1_last == t_is_bias && p1_rot == t[3:0] && t_first == p1_first &&
+                t_last == p1_last && !out_valid[0] && lane_quiet == 16'hFFFF)
+        else $error("nnfab_tensor_fc: fc_clk stopped while the engine was not quiescent");
+    end
+  end
+
   always_ff @(posedge fc_clk)
     if (!rst && !abort && run) begin
       assert (!(r_valid && dq_count == 5'd0))

@@ -108,19 +108,13 @@ module nnfab_tensor_vec #(
   // aw_burst_q) have caught up with what they copy. The assertion at the
   // end of the module checks at every edge at which vclk stands still that
   // no register of the engine would have changed at it.
-  logic vclk, v_en;
-`ifdef SYNTHESIS
-  assign v_en = 1'b1;
-`else
-  logic [1:0] v_drain;
-  assign v_en = start || rst || abort || state != V_IDLE || wq_valid || v_drain != 2'd0;
-  always_ff @(posedge vclk)
-    if (rst || state != V_IDLE || wq_valid) v_drain <= 2'd3;
-    else if (v_drain != 2'd0) v_drain <= v_drain - 2'd1;
-`endif
-  nnfab_sim_clock_gate u_gate (
-      .clk(clk),
-      .en(v_en),
+  logic vclk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd3)
+  ) u_gate (
+      .clk (clk),
+      .wake(start || abort),
+      .busy(rst || state != V_IDLE || wq_valid),
       .gclk(vclk)
   );
 `ifndef SYNTHESIS

@@ -114,7 +114,9 @@ const std::map<std::string, std::string>& expectedUnits() {
     u["preempt.resume_overhead_cycles"] = "cycles";
     u["cosim.device_cycles"] = "cycles";
     u["cosim.device_cycles_per_second"] = "cycles/s";
+    u["cosim.device_cycles_per_cpu_second"] = "cycles/s";
     if (built("sim")) u["cosim.sim_hls_wall_ratio"] = "x";
+    if (built("sim")) u["cosim.sim_hls_cpu_ratio"] = "x";
     u["host.execution_us"] = "us";
     u["host.device_us"] = "us";
     u["host.overhead_us_per_execution"] = "us";
