@@ -78,7 +78,7 @@ uint32_t CoreDriver::features() {
 }
 
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   const steady_clock::time_point start = steady_clock::now();
   if (limits.deadline && *limits.deadline <= start) {
     return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the execution deadline passed before the run started");

@@ -14,6 +14,7 @@
 
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
+#include "fabric/urgent_thread.h"
 #include "model/status.h"
 
 namespace nnfab::fabric {
@@ -89,7 +90,10 @@ class CoreDriver {
   uint32_t features();
 
   FabricBackend& backend_;
-  std::mutex mutex_;  // one run at a time on this driver
+  // One run at a time on this driver. With priority inheritance: a HIGH
+  // step's thread that finds a preempted LOW run still finishing its last
+  // register batch here lends it its priority (fabric/urgent_thread.h).
+  PiMutex mutex_;
   std::optional<uint32_t> features_;
 };
 

@@ -1,11 +1,11 @@
 #include "fabric/urgent_thread.h"
+#include "fabric/wake_word.h"
 
 #include <sched.h>
 #include <time.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -110,30 +110,6 @@ void PiMutex::unlock() { pthread_mutex_unlock(&mutex_); }
 
 bool PiMutex::try_lock() { return pthread_mutex_trylock(&mutex_) == 0; }
 
-PiCondition::PiCondition() {
-  pthread_condattr_t attributes;
-  pthread_condattr_init(&attributes);
-  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);  // std::chrono::steady_clock's clock on Linux
-  pthread_cond_init(&cond_, &attributes);
-  pthread_condattr_destroy(&attributes);
-}
-
-PiCondition::~PiCondition() { pthread_cond_destroy(&cond_); }
-
-void PiCondition::notify_all() { pthread_cond_broadcast(&cond_); }
-
-void PiCondition::wait(std::unique_lock<PiMutex>& lock) { pthread_cond_wait(&cond_, lock.mutex()->native()); }
-
-bool PiCondition::waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until) {
-  const auto since = until.time_since_epoch();
-  if (since.count() < 0) return false;
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
-  timespec at{};
-  at.tv_sec = static_cast<time_t>(seconds.count());
-  at.tv_nsec = static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count());
-  return pthread_cond_timedwait(&cond_, lock.mutex()->native(), &at) != ETIMEDOUT;
-}
-
 namespace {
 
 // Whether the calling thread raised itself (raiseSelf) and has not undone it.
@@ -163,15 +139,15 @@ class Demoter {
 
   void add(pid_t thread, std::chrono::steady_clock::time_point at) {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<PiMutex> lock(mutex_);
       pending_.push_back({thread, at});
     }
-    changed_.notify_one();
+    changed_.wake();
   }
 
   // True when the thread's window was open (it is still raised).
   bool remove(pid_t thread) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<PiMutex> lock(mutex_);
     const auto it = std::find_if(pending_.begin(), pending_.end(),
                                  [thread](const Pending& p) { return p.thread == thread; });
     if (it == pending_.end()) return false;
@@ -180,7 +156,7 @@ class Demoter {
   }
 
   bool contains(pid_t thread) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<PiMutex> lock(mutex_);
     return std::any_of(pending_.begin(), pending_.end(),
                        [thread](const Pending& p) { return p.thread == thread; });
   }
@@ -203,17 +179,23 @@ class Demoter {
   }
 
   void loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<PiMutex> lock(mutex_);
     for (;;) {
+      // Read under the lock: an add() after this point changes the word.
+      const uint32_t epoch = changed_.epoch();
       if (pending_.empty()) {
-        changed_.wait(lock);
+        lock.unlock();
+        changed_.waitUntil(epoch, std::nullopt);
+        lock.lock();
         continue;
       }
       const auto first = std::min_element(pending_.begin(), pending_.end(),
                                           [](const Pending& a, const Pending& b) { return a.at < b.at; });
       const auto at = first->at;
       if (std::chrono::steady_clock::now() < at) {
-        changed_.wait_until(lock, at);
+        lock.unlock();
+        changed_.waitUntil(epoch, at);
+        lock.lock();
         continue;
       }
       // Still listed, so still alive (a thread that exits leaves the list
@@ -223,8 +205,10 @@ class Demoter {
     }
   }
 
-  std::mutex mutex_;
-  std::condition_variable changed_;
+  // With inheritance and a direct wake-up: the threads that add and remove
+  // are raised ones, at the end of a HIGH request.
+  PiMutex mutex_;
+  WakeWord changed_;
   std::vector<Pending> pending_;
 };
 

@@ -224,12 +224,14 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     }
     break;
   }
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_RELEASED);
   if (deviceTimeout) {
     waitOutDeviceTimeout(deviceTimeoutStatus, stepStart, limits.loopTimeout, options);
     return done(finalStatus(std::move(*deviceTimeout)));
   }
 
   auto values = loaded->outputs();
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::OUTPUTS_READ);
   if (!values.isOk()) return done(cpuMayRetry(std::move(values).takeStatus()));
   outputs->clear();
   outputs->reserve(values->size());
