@@ -44,6 +44,14 @@ struct RunLimits {
   // Polled about every pollInterval while the core runs; returning true
   // preempts it at the next instruction boundary (resumable report).
   std::function<bool()> preemptRequested;
+  // Asked once just before the start: true when the run must yield already
+  // (the scheduler nudged the step's thread while it was on its way to the
+  // start, e.g. waiting for a CPU after its grant). The start then goes out
+  // with PREEMPT set, so that the core stops at its first instruction
+  // boundary (resumable, its context saved), instead of the start's PREEMPT
+  // clear wiping the request and the first poll finding it after a poll
+  // interval (on hls, after the start's inline part). Unset: not asked.
+  std::function<bool()> yieldBeforeStart;
 
   std::chrono::nanoseconds pollInterval = std::chrono::milliseconds(1);
   // How long a core may take to honour PREEMPT before the driver resets it.

@@ -135,6 +135,9 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   limits.hangTimeout = options_.hangTimeout;
   limits.preemptGrace = options_.preemptGrace;
   limits.preemptRequested = [this, &ticket] { return scheduler_.shouldYield(ticket); };
+  // A nudge that reached this step's thread between its grant and its start
+  // (its PREEMPT write landed on the idle core) must not be lost.
+  limits.yieldBeforeStart = limits.preemptRequested;
 
   bool resumed = false;
   const bool profiled = options.trace != nullptr;
