@@ -1,5 +1,6 @@
 #include "api/execution.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "fabric/urgent_thread.h"
@@ -23,48 +24,51 @@ Execution::Execution(uint64_t id, Callback onDone, bool urgentWaiters)
     : id_(id), onDone_(std::move(onDone)), urgentWaiters_(urgentWaiters) {}
 
 ExecutionState Execution::state() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return state_;
 }
 
 const ExecutionResult& Execution::wait() {
   // Raised only for a wait that blocks: a finished execution hands over at once.
   fabric::UrgentHandOffScope urgent(urgentWaiters_ && !isFinished());
-  std::unique_lock<std::mutex> lock(mutex_);
-  doneCv_.wait(lock, [this] { return finished(); });
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
+  fabric::waitLocked(doneWake_, lock, std::nullopt, [this] { return finished(); });
   urgent.delivered();
   return result_;
 }
 
 bool Execution::waitFor(std::chrono::nanoseconds timeout) {
   fabric::UrgentHandOffScope urgent(urgentWaiters_ && !isFinished());
-  std::unique_lock<std::mutex> lock(mutex_);
-  const bool done = doneCv_.wait_for(lock, timeout, [this] { return finished(); });
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
+  // A "forever" must not overflow the clock.
+  const auto until =
+      std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
+  const bool done = fabric::waitLocked(doneWake_, lock, until, [this] { return finished(); });
   if (done) urgent.delivered();
   return done;
 }
 
 bool Execution::isFinished() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return finished();
 }
 
 bool Execution::start() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   if (state_ != ExecutionState::QUEUED) return false;
   state_ = ExecutionState::RUNNING;
   return true;
 }
 
 void Execution::setRemover(std::function<bool()> remover) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   remover_ = std::move(remover);
 }
 
 bool Execution::cancel() {
   std::function<bool()> remover;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     if (completing_) return false;
     remover = state_ == ExecutionState::QUEUED ? remover_ : nullptr;
   }
@@ -80,7 +84,7 @@ bool Execution::cancel() {
 
 void Execution::complete(ExecutionResult result) {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     if (completing_) {
       ++gDuplicateCompletions;
       return;
@@ -97,12 +101,12 @@ void Execution::complete(ExecutionResult result) {
   // Before the waiters wake: whoever waits sees the callback's effects.
   if (onDone_) onDone_(result_);
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     state_ = !result_.status.isOk() && cancel_->cancelled() ? ExecutionState::CANCELLED : ExecutionState::DONE;
     promise_.set_value(result_);
     onDone_ = nullptr;
   }
-  doneCv_.notify_all();
+  doneWake_.wake();
 }
 
 uint64_t Execution::duplicateCompletions() { return gDuplicateCompletions.load(); }

@@ -5,13 +5,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
 
+#include "fabric/urgent_thread.h"
+#include "fabric/wake_word.h"
 #include "model/execution.h"
 
 namespace nnfab::api {
@@ -72,8 +73,11 @@ class Execution {
   Callback onDone_;
   const bool urgentWaiters_;
   std::shared_ptr<CancelSignal> cancel_ = std::make_shared<CancelSignal>();
-  mutable std::mutex mutex_;
-  std::condition_variable doneCv_;
+  // With priority inheritance and a direct wake-up (fabric/wake_word.h): a
+  // HIGH execution's waiter is raised (docs/qos.md), and a broadcast on a
+  // glibc condition variable can wait for descheduled ordinary waiters.
+  mutable fabric::PiMutex mutex_;
+  fabric::WakeWord doneWake_;
   ExecutionState state_ = ExecutionState::QUEUED;
   bool completing_ = false;  // complete() was called: result_ is final
   std::function<bool()> remover_;

@@ -65,7 +65,7 @@ HlsBackend::~HlsBackend() {
     abort_ = true;
     updatePreemptLines();
   }
-  wake_.notify_all();
+  wake_.wake();
   worker_.join();
 }
 
@@ -109,7 +109,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
         ready_ = false;
         if (latchedFault_ != InjectedFault::NONE || options_.inlineInstructions == 0) {
           startPending_ = true;
-          wake_.notify_all();
+          wake_.wake();
           return;
         }
         // The first instructions run here, without waking the worker: most
@@ -134,7 +134,7 @@ void HlsBackend::writeRegister(uint32_t offset, uint32_t value) {
               workerUrgentCapped_ = workerUrgent_;
             }
           }
-          wake_.notify_all();
+          wake_.wake();
           return;
         }
         finishRun(outcome == Outcome::STOPPED, stop);
@@ -229,7 +229,7 @@ bool HlsBackend::requestPreempt() {
 void HlsBackend::wakeWaiter() {
   std::lock_guard<fabric::PiMutex> lock(mutex_);
   ++wakeups_;
-  finished_.notify_all();
+  finished_.wake();
 }
 
 fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
@@ -237,7 +237,8 @@ fabric::WaitOutcome HlsBackend::waitDone(std::chrono::nanoseconds timeout) {
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
-  finished_.waitFor(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  fabric::waitLocked(finished_, lock, std::chrono::steady_clock::now() + timeout,
+                     [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
@@ -245,9 +246,9 @@ void HlsBackend::reset() {
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   abort_ = true;
   updatePreemptLines();
-  wake_.notify_all();
+  wake_.wake();
   // The core samples the abort with PREEMPT at every instruction boundary.
-  finished_.wait(lock, [this] { return !running_; });
+  fabric::waitLocked(finished_, lock, std::nullopt, [this] { return !running_; });
   std::fill(std::begin(regs_), std::end(regs_), 0u);
   abort_ = false;
   finishSoftReset();  // and what a soft reset clears besides the registers
@@ -284,14 +285,14 @@ void HlsBackend::finishRun(bool ended, const Stop& stop) {
     regs_[word(isa::kRegISR)] |= regs_[word(isa::kRegIER)];
   }
   running_ = false;
-  finished_.notify_all();
+  finished_.wake();
 }
 
 void HlsBackend::workerLoop() {
   workerTask_.store(fabric::currentTask());
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return shutdown_ || startPending_ || continuePending_; });
+    fabric::waitLocked(wake_, lock, std::nullopt, [this] { return shutdown_ || startPending_ || continuePending_; });
     if (shutdown_) return;
     uint32_t args[kRegisterWords];
     Progress progress;
@@ -398,7 +399,7 @@ void HlsBackend::writeTrace(uint32_t mode, uint64_t traceAddr, Stop* stop) {
 
 bool HlsBackend::waitForAbort() {
   std::unique_lock<fabric::PiMutex> lock(mutex_);
-  wake_.wait(lock, [this] { return abort_ || shutdown_; });
+  fabric::waitLocked(wake_, lock, std::nullopt, [this] { return abort_ || shutdown_; });
   return false;
 }
 

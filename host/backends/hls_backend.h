@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string_view>
@@ -16,6 +15,7 @@
 
 #include "fabric/host_memory_backend.h"
 #include "fabric/urgent_thread.h"
+#include "fabric/wake_word.h"
 #include "isa/trace_classes.h"
 #include "nnfab_isa.h"
 
@@ -104,8 +104,12 @@ class HlsBackend final : public fabric::HostMemoryBackend {
   const HlsBackendOptions options_;
 
   fabric::PiMutex mutex_;
-  fabric::PiCondition wake_;      // worker: a start, reset or shutdown
-  fabric::PiCondition finished_;  // waitDone and reset: the run ended
+  // Direct wake-ups (fabric/wake_word.h), not condition variables: a
+  // broadcast on a glibc condition variable can wait for descheduled
+  // ordinary threads, and the thread that ends a run is often a HIGH
+  // step's own (its inline part) or the worker raised for it.
+  fabric::WakeWord wake_;      // the worker: a start, reset or shutdown
+  fabric::WakeWord finished_;  // waitDone and reset: the run ended, or wakeWaiter
   uint32_t regs_[kRegisterWords] = {};
   uint32_t latched_[kRegisterWords] = {};  // the arguments as they were at AP_START
   bool running_ = false;

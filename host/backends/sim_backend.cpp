@@ -12,19 +12,19 @@ SimBackend::SimBackend(SimBackendOptions options)
 
 SimBackend::~SimBackend() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     shutdown_ = true;
   }
-  wake_.notify_all();
+  wake_.wake();
   worker_.join();
 }
 
 void SimBackend::onWorker(Job job) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t ticket = ++posted_;
   jobs_.emplace_back(ticket, std::move(job));
-  wake_.notify_all();
-  finished_.wait(lock, [&] { return completed_ >= ticket; });
+  wake_.wake();
+  fabric::waitLocked(finished_, lock, std::nullopt, [&] { return completed_ >= ticket; });
   if (jobError_) {
     std::exception_ptr e = jobError_;
     jobError_ = nullptr;
@@ -39,7 +39,7 @@ void SimBackend::observe(const sim::SimHarness& harness) {
     stopsSeen_ = harness.stops();
     done_ = true;
     events_.done = harness.lastStopCycle();
-    doneCv_.notify_all();
+    doneWake_.wake();
   }
 }
 
@@ -54,7 +54,7 @@ void SimBackend::workerLoop() {
     return memory_.map(address, sim::kBeatBytes, sim::kBeatBytes);
   });
   if (options_.tap) harness.setTap(options_.tap.get());
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   observe(harness);
   for (;;) {
     if (!jobs_.empty()) {
@@ -71,7 +71,7 @@ void SimBackend::workerLoop() {
       jobError_ = error;
       observe(harness);
       completed_ = ticket;
-      finished_.notify_all();
+      finished_.wake();
       continue;
     }
     if (shutdown_) return;
@@ -88,7 +88,7 @@ void SimBackend::workerLoop() {
       observe(harness);
       continue;
     }
-    wake_.wait(lock, [this] { return shutdown_ || !jobs_.empty(); });
+    fabric::waitLocked(wake_, lock, std::nullopt, [this] { return shutdown_ || !jobs_.empty(); });
   }
 }
 
@@ -99,7 +99,7 @@ bool inWindow(uint32_t offset) { return offset % sizeof(uint32_t) == 0 && offset
 }  // namespace
 
 SimFault SimBackend::currentFault() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return fault_;
 }
 
@@ -129,7 +129,7 @@ void SimBackend::writeOnWorker(sim::SimHarness& h, uint32_t offset, uint32_t val
   }
   const uint64_t stopsBefore = h.stops();
   h.writeRegister(offset, value);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   if (starting) {
     // The core accepts the start within the transaction.
     events_ = SimRunEvents{};
@@ -144,7 +144,7 @@ uint32_t SimBackend::readOnWorker(sim::SimHarness& h, uint32_t offset) {
   const uint32_t value = h.readRegister(offset);
   // AP_DONE is clear-on-read: the host has now seen it.
   if (offset == isa::kRegAP_CTRL && (value & isa::kAP_DONE) != 0) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     done_ = false;
   }
   return value;
@@ -176,21 +176,22 @@ void SimBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
       }
     }
   });
-  if (controlWritten) wake_.notify_all();
+  if (controlWritten) wake_.wake();
 }
 
 void SimBackend::wakeWaiter() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   ++wakeups_;
-  doneCv_.notify_all();
+  doneWake_.wake();
 }
 
 fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
   // wait_for adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
-  doneCv_.wait_for(lock, timeout, [&] { return done_ || wakeups_ != wakeups; });
+  fabric::waitLocked(doneWake_, lock, std::chrono::steady_clock::now() + timeout,
+                     [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 
@@ -200,14 +201,14 @@ void SimBackend::reset() {
     config_.fill(0);  // the slave's reset values
     traceAddr_.fill(0);
   });
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   done_ = false;
   fault_ = SimFault::NONE;
 }
 
 void SimBackend::injectFault(SimFault fault) {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<fabric::PiMutex> lock(mutex_);
     fault_ = fault;
   }
   if (fault == SimFault::BUS_ERROR) onWorker([](sim::SimHarness& h) { h.dataMemory().failNextAccess(); });
@@ -223,7 +224,7 @@ void SimBackend::injectBusErrorAt(fabric::DeviceAddress address) {
 }
 
 SimRunEvents SimBackend::lastRunEvents() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
   return events_;
 }
 

@@ -10,7 +10,6 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -24,6 +23,8 @@
 
 #include "axi_memory.h"
 #include "fabric/host_memory_backend.h"
+#include "fabric/urgent_thread.h"
+#include "fabric/wake_word.h"
 #include "nnfab_isa.h"
 
 namespace nnfab::sim {
@@ -120,10 +121,14 @@ class SimBackend final : public fabric::HostMemoryBackend {
 
   const SimBackendOptions options_;
 
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;      // worker: a job or shutdown
-  std::condition_variable finished_;  // callers: their job ran
-  std::condition_variable doneCv_;    // waitDone
+  // With priority inheritance, and direct wake-ups instead of condition
+  // variables (fabric/wake_word.h): a HIGH step's register batch and its
+  // wait for the core's stop go through here, and a glibc condition
+  // variable's broadcast can wait for descheduled ordinary threads.
+  mutable fabric::PiMutex mutex_;
+  fabric::WakeWord wake_;      // worker: a job or shutdown
+  fabric::WakeWord finished_;  // callers: their job ran
+  fabric::WakeWord doneWake_;    // waitDone
   std::deque<std::pair<uint64_t, Job>> jobs_;
   uint64_t posted_ = 0;
   uint64_t completed_ = 0;

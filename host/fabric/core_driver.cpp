@@ -110,7 +110,7 @@ Status CoreDriver::prepareTraceLocked() {
 }
 
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   const steady_clock::time_point start = steady_clock::now();
   if (limits.deadline && *limits.deadline <= start) {
     return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the execution deadline passed before the run started");
@@ -161,12 +161,14 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   setup.write(isa::kRegINSN_LIMIT, limits.insnLimit.value_or(0));
   setup.write64(isa::kRegLOOP_BUDGET, loopBudget);
   setup.write64(isa::kRegEXEC_BUDGET, execBudget);
-  setup.write(isa::kRegPREEMPT, 0);
+  // A stale request from before this run is cleared; one for this run is kept.
+  const bool yieldAtOnce = limits.yieldBeforeStart && limits.yieldBeforeStart();
+  setup.write(isa::kRegPREEMPT, yieldAtOnce ? isa::kPreemptRequest : 0u);
   setup.write(isa::kRegAP_CTRL, isa::kAP_START);
   setup.run(backend_);
 
-  HostStop hostStop = HostStop::NONE;
-  steady_clock::time_point stopRequestedAt{};
+  HostStop hostStop = yieldAtOnce ? HostStop::REQUESTED : HostStop::NONE;
+  steady_clock::time_point stopRequestedAt = start;
   uint64_t lastCycles = std::numeric_limits<uint64_t>::max();
   uint64_t lastInstret = std::numeric_limits<uint64_t>::max();  // the first poll counts as progress
   steady_clock::time_point lastProgress = start;

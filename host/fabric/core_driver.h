@@ -15,6 +15,7 @@
 
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
+#include "fabric/urgent_thread.h"
 #include "model/status.h"
 
 namespace nnfab::fabric {
@@ -45,6 +46,14 @@ struct RunLimits {
   // Polled about every pollInterval while the core runs; returning true
   // preempts it at the next instruction boundary (resumable report).
   std::function<bool()> preemptRequested;
+  // Asked once just before the start: true when the run must yield already
+  // (the scheduler nudged the step's thread while it was on its way to the
+  // start, e.g. waiting for a CPU after its grant). The start then goes out
+  // with PREEMPT set, so that the core stops at its first instruction
+  // boundary (resumable, its context saved), instead of the start's PREEMPT
+  // clear wiping the request and the first poll finding it after a poll
+  // interval (on hls, after the start's inline part). Unset: not asked.
+  std::function<bool()> yieldBeforeStart;
 
   std::chrono::nanoseconds pollInterval = std::chrono::milliseconds(1);
   // How long a core may take to honour PREEMPT before the driver resets it.
@@ -105,7 +114,10 @@ class CoreDriver {
   Status prepareTraceLocked();  // under mutex_
 
   FabricBackend& backend_;
-  std::mutex mutex_;  // one run at a time on this driver
+  // One run at a time on this driver. With priority inheritance: a HIGH
+  // step's thread that finds a preempted LOW run still finishing its last
+  // register batch here lends it its priority (fabric/urgent_thread.h).
+  PiMutex mutex_;
   std::optional<uint32_t> features_;
   static constexpr uint64_t kTracePages = 8192;  // >= kTraceAreaBytes + a page: see prepareTraceLocked
   DeviceAddress traceArea_ = 0;                  // prepareTrace; 0: none (yet)

@@ -38,6 +38,8 @@ const char* name(Mark mark) {
     case Mark::LOADED: return "HIGH step loaded";
     case Mark::TO_WORKER: return "start continued on the hls worker";
     case Mark::CORE_DONE: return "HIGH run ended";
+    case Mark::CORE_RELEASED: return "HIGH released the core";
+    case Mark::OUTPUTS_READ: return "HIGH outputs read back";
     case Mark::STEP_DONE: return "HIGH step done";
     case Mark::RESULT_BUILT: return "result built";
     case Mark::API_RETURN: return "API returns";

@@ -23,6 +23,8 @@ enum class Mark : uint8_t {
   LOADED,           // its program, data and context are in device memory
   TO_WORKER,        // hls: a real-time writer's start went on to the worker thread
   CORE_DONE,        // the HIGH step's run ended (CoreDriver returned)
+  CORE_RELEASED,    // the HIGH step gave the core up (the next step granted)
+  OUTPUTS_READ,     // its results are read back from device memory
   STEP_DONE,        // the HIGH step's results are read back, the core released
   RESULT_BUILT,     // the HIGH execution's outputs are copied into its result
   API_RETURN,       // the API hands the result back (PreparedModel::execute)

@@ -1,11 +1,12 @@
 #include "fabric/urgent_thread.h"
 
 #include <sched.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -110,30 +111,6 @@ void PiMutex::unlock() { pthread_mutex_unlock(&mutex_); }
 
 bool PiMutex::try_lock() { return pthread_mutex_trylock(&mutex_) == 0; }
 
-PiCondition::PiCondition() {
-  pthread_condattr_t attributes;
-  pthread_condattr_init(&attributes);
-  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);  // std::chrono::steady_clock's clock on Linux
-  pthread_cond_init(&cond_, &attributes);
-  pthread_condattr_destroy(&attributes);
-}
-
-PiCondition::~PiCondition() { pthread_cond_destroy(&cond_); }
-
-void PiCondition::notify_all() { pthread_cond_broadcast(&cond_); }
-
-void PiCondition::wait(std::unique_lock<PiMutex>& lock) { pthread_cond_wait(&cond_, lock.mutex()->native()); }
-
-bool PiCondition::waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until) {
-  const auto since = until.time_since_epoch();
-  if (since.count() < 0) return false;
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
-  timespec at{};
-  at.tv_sec = static_cast<time_t>(seconds.count());
-  at.tv_nsec = static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count());
-  return pthread_cond_timedwait(&cond_, lock.mutex()->native(), &at) != ETIMEDOUT;
-}
-
 namespace {
 
 // Whether the calling thread raised itself (raiseSelf) and has not undone it.
@@ -161,17 +138,22 @@ class Demoter {
     return *demoter;
   }
 
+  // False when the timer could not be created: windows then close at once.
+  bool usable() const { return timer_ >= 0; }
+
+  // Arms the timer (a system call) rather than waking the demoter: a wake-up
+  // would hand the CPU to the demoter, one real-time priority above the
+  // adding thread, which is returning a HIGH result at that moment.
   void add(pid_t thread, std::chrono::steady_clock::time_point at) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      pending_.push_back({thread, at});
-    }
-    changed_.notify_one();
+    std::lock_guard<PiMutex> lock(mutex_);
+    pending_.push_back({thread, at});
+    if (!armed_ || at < armedAt_) arm(at);
   }
 
-  // True when the thread's window was open (it is still raised).
+  // True when the thread's window was open (it is still raised). The timer
+  // stays armed; an expiry with nothing due is harmless.
   bool remove(pid_t thread) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<PiMutex> lock(mutex_);
     const auto it = std::find_if(pending_.begin(), pending_.end(),
                                  [thread](const Pending& p) { return p.thread == thread; });
     if (it == pending_.end()) return false;
@@ -180,7 +162,7 @@ class Demoter {
   }
 
   bool contains(pid_t thread) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<PiMutex> lock(mutex_);
     return std::any_of(pending_.begin(), pending_.end(),
                        [thread](const Pending& p) { return p.thread == thread; });
   }
@@ -191,7 +173,8 @@ class Demoter {
     std::chrono::steady_clock::time_point at;
   };
 
-  Demoter() {
+  Demoter() : timer_(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) {  // the steady clock's
+    if (timer_ < 0) return;
     std::thread worker([this] { loop(); });
     sched_param param{};
     param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 1;
@@ -202,29 +185,48 @@ class Demoter {
     worker.detach();
   }
 
+  // With mutex_ held. The time is absolute; one already passed expires at once.
+  void arm(std::chrono::steady_clock::time_point at) {
+    const auto since = std::max(at.time_since_epoch(), std::chrono::steady_clock::duration(1));  // 0 disarms
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
+    itimerspec spec{};
+    spec.it_value.tv_sec = static_cast<time_t>(seconds.count());
+    spec.it_value.tv_nsec =
+        static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(since - seconds).count());
+    timerfd_settime(timer_, TFD_TIMER_ABSTIME, &spec, nullptr);
+    armed_ = true;
+    armedAt_ = at;
+  }
+
   void loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      if (pending_.empty()) {
-        changed_.wait(lock);
-        continue;
+      uint64_t expirations = 0;
+      if (read(timer_, &expirations, sizeof(expirations)) < 0 && errno != EINTR) {
+        // Not expected of a blocking timer; never spin on it.
+        std::this_thread::sleep_for(kHandOffWindow);
       }
-      const auto first = std::min_element(pending_.begin(), pending_.end(),
-                                          [](const Pending& a, const Pending& b) { return a.at < b.at; });
-      const auto at = first->at;
-      if (std::chrono::steady_clock::now() < at) {
-        changed_.wait_until(lock, at);
-        continue;
-      }
+      std::lock_guard<PiMutex> lock(mutex_);
+      armed_ = false;
+      const auto now = std::chrono::steady_clock::now();
       // Still listed, so still alive (a thread that exits leaves the list
       // first) and still at the priority it raised itself to.
-      restoreTaskOrdinary(first->thread);
-      pending_.erase(first);
+      for (const Pending& p : pending_) {
+        if (p.at <= now) restoreTaskOrdinary(p.thread);
+      }
+      std::erase_if(pending_, [now](const Pending& p) { return p.at <= now; });
+      if (pending_.empty()) continue;
+      arm(std::min_element(pending_.begin(), pending_.end(),
+                           [](const Pending& x, const Pending& y) { return x.at < y.at; })
+              ->at);
     }
   }
 
-  std::mutex mutex_;
-  std::condition_variable changed_;
+  // With inheritance: the threads that add and remove are raised ones, at
+  // the end of a HIGH request.
+  const int timer_;  // a timerfd on CLOCK_MONOTONIC; -1: none
+  PiMutex mutex_;
+  bool armed_ = false;
+  std::chrono::steady_clock::time_point armedAt_{};
   std::vector<Pending> pending_;
 };
 
@@ -269,6 +271,10 @@ bool selfRaised() { return tSelfRaised; }
 
 void restoreSelfAfterHandOff() {
   if (!tSelfRaised) return;
+  if (!Demoter::instance().usable()) {
+    restoreSelf();  // no timer to close the window: closed at once
+    return;
+  }
   thread_local HandOffExitGuard guard;
   (void)guard;
   tSelfRaised = false;

@@ -20,7 +20,6 @@
 #include <sys/types.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <string>
 
@@ -137,9 +136,10 @@ class OrdinaryWhileWaiting {
 // thread that holds it while an urgent one waits runs at the waiter's
 // priority until it unlocks, instead of leaving the urgent thread behind
 // every ordinary thread on the host. For the locks the preemption path
-// shares with ordinary threads (the scheduler's, the hls core's); with
-// std::condition_variable_any. Where the protocol cannot be set, a plain
-// mutex.
+// shares with ordinary threads (the scheduler's, the backends', the
+// device memory's, the driver's). Waits under it use a WakeWord
+// (fabric/wake_word.h), not a condition variable. Where the protocol cannot
+// be set, a plain mutex.
 class PiMutex {
  public:
   PiMutex();
@@ -153,39 +153,6 @@ class PiMutex {
 
  private:
   pthread_mutex_t mutex_;
-};
-
-// A condition variable over a PiMutex that adds no lock of its own:
-// std::condition_variable_any guards its wait and notify with an internal
-// ordinary std::mutex, and an ordinary thread descheduled while holding it
-// (a notifier is often preempted by the very thread it wakes) left a HIGH
-// thread blocked for milliseconds outside the priority inheritance (the
-// grant of the core, its release). Waits are on the steady clock.
-class PiCondition {
- public:
-  PiCondition();
-  ~PiCondition();
-  PiCondition(const PiCondition&) = delete;
-  PiCondition& operator=(const PiCondition&) = delete;
-  void notify_all();
-  void wait(std::unique_lock<PiMutex>& lock);
-  // False when `until` passed (the predicate is the caller's to check).
-  bool waitUntil(std::unique_lock<PiMutex>& lock, std::chrono::steady_clock::time_point until);
-  template <typename Predicate>
-  void wait(std::unique_lock<PiMutex>& lock, Predicate ready) {
-    while (!ready()) wait(lock);
-  }
-  template <typename Predicate>
-  bool waitFor(std::unique_lock<PiMutex>& lock, std::chrono::nanoseconds timeout, Predicate ready) {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    while (!ready()) {
-      if (!waitUntil(lock, until)) return ready();
-    }
-    return true;
-  }
-
- private:
-  pthread_cond_t cond_;
 };
 
 // A HIGH execution's thread, urgent from the start of its plan to its

@@ -140,6 +140,9 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
   limits.hangTimeout = options_.hangTimeout;
   limits.preemptGrace = options_.preemptGrace;
   limits.preemptRequested = [this, &ticket] { return scheduler_.shouldYield(ticket); };
+  // A nudge that reached this step's thread between its grant and its start
+  // (its PREEMPT write landed on the idle core) must not be lost.
+  limits.yieldBeforeStart = limits.preemptRequested;
 
   bool resumed = false;
   const bool profiled = options.trace != nullptr;
@@ -229,12 +232,14 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     }
     break;
   }
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_RELEASED);
   if (deviceTimeout) {
     waitOutDeviceTimeout(deviceTimeoutStatus, stepStart, limits.loopTimeout, options);
     return done(finalStatus(std::move(*deviceTimeout)));
   }
 
   auto values = loaded->outputs();
+  if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::OUTPUTS_READ);
   if (!values.isOk()) return done(cpuMayRetry(std::move(values).takeStatus()));
   outputs->clear();
   outputs->reserve(values->size());

@@ -29,10 +29,8 @@ class CancelSubscription {
 }  // namespace
 
 Status FabricScheduler::acquire(Ticket& ticket) {
-  CancelSubscription subscription(ticket.cancel, [this] {
-    std::lock_guard<fabric::PiMutex> lock(mutex_);
-    granted_.notify_all();
-  });
+  // The ticket outlives the subscription (declared first, ended last).
+  CancelSubscription subscription(ticket.cancel, [&ticket] { ticket.wake.wake(); });
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   if (ticket.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::SCHEDULER_LOCKED);
   if (ticket.raiseThreadWhenNudged) ticket.task = fabric::currentTask();
@@ -59,11 +57,15 @@ Status FabricScheduler::acquire(Ticket& ticket) {
                     "the execution deadline passed while the step waited for the fabric core (queued behind "
                     "other work or preempted)");
     }
-    if (ticket.deadline) {
-      granted_.waitUntil(lock, *ticket.deadline);
-    } else {
-      granted_.wait(lock);
-    }
+    // Read under the lock, before it is released: a grant or a cancel
+    // after this point changes the word, and the wait returns at once.
+    const uint32_t epoch = ticket.wake.epoch();
+    lock.unlock();
+    ticket.wake.waitUntil(epoch, ticket.deadline);
+    // The grant is final until this thread releases: no need for the
+    // lock (or to wait for whoever holds it) to see it.
+    if (ticket.granted.load(std::memory_order_acquire)) return Status::ok();
+    lock.lock();
   }
 }
 
@@ -88,6 +90,7 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
   {
     std::lock_guard<fabric::PiMutex> lock(mutex_);
     if (holder_ == &ticket) holder_ = nullptr;
+    ticket.granted.store(false, std::memory_order_relaxed);
     dropUrgency = ticket.urgent;
     ticket.urgent = false;
     if (park) {
@@ -161,7 +164,11 @@ void FabricScheduler::grant(Ticket& ticket) {
   dequeue(ticket);
   holder_ = &ticket;
   ++stats_.grants;
-  granted_.notify_all();
+  // Only the chosen step is woken, directly. Under the lock: its thread
+  // may return from acquire() as soon as `granted` is set, and the ticket
+  // lives only until it releases, which needs this lock.
+  ticket.granted.store(true, std::memory_order_release);
+  ticket.wake.wake();
 }
 
 }  // namespace nnfab::runtime

@@ -14,8 +14,8 @@
 // one turn of each other waiting client, whatever their priorities.
 #pragma once
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -28,6 +28,7 @@
 #include <pthread.h>
 
 #include "fabric/urgent_thread.h"
+#include "fabric/wake_word.h"
 #include "model/execution.h"
 #include "model/status.h"
 
@@ -68,6 +69,13 @@ class FabricScheduler {
     // other work.
     pid_t task = 0;  // its kernel id (fabric::currentTask)
     bool urgent = false;
+    // The grant, handed over directly: the thread that grants the core
+    // (a release, an arrival that finds it free) sets `granted` and wakes
+    // this ticket's own word, so that only the chosen step wakes, and it
+    // returns without taking the scheduler's lock again (fabric/wake_word.h).
+    // A cancel wakes the word too.
+    std::atomic<bool> granted{false};
+    fabric::WakeWord wake;
   };
 
   struct Stats {
@@ -124,7 +132,6 @@ class FabricScheduler {
   const SchedulerOptions options_;
   std::function<void()> nudge_;
   mutable fabric::PiMutex mutex_;
-  fabric::PiCondition granted_;
   std::map<uint64_t, Queue> waiting_;  // client -> its waiting steps (non-empty queues only)
   std::deque<uint64_t> ring_;          // clients with waiting steps, except the one whose turn it is
   Ticket* holder_ = nullptr;

@@ -136,6 +136,59 @@ TEST(Preemption, AnotherExecutionMayRunBetweenPreemptAndResume) {
   expectSameRun(got, reference);
 }
 
+// Issue 15: a stop the scheduler requested before the start (its PREEMPT
+// write reached the idle core while the step's thread was on its way to
+// the start) is not cleared by the start: the core stops at its first
+// instruction boundary, resumable, and the resumed run is exact. Cleared,
+// the request was found only by the first poll, after the hls start's
+// inline part (thousands of instructions) and a poll interval.
+TEST(Preemption, AStopRequestedBeforeTheStartStopsTheCoreAtItsFirstBoundary) {
+  const Asm a = accumulatingLoop(300000);
+  const Outcome reference = run(a, {}, 256);
+  HlsBackend backend(smallDevice());
+  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 256);
+  ASSERT_TRUE(p.isOk());
+  CoreDriver driver(backend);
+  RunLimits limits;
+  limits.pollInterval = 1s;  // a poll would come far too late to explain an early stop
+  limits.yieldBeforeStart = [] { return true; };
+  backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);  // the scheduler's request, on the idle core
+  const auto start = std::chrono::steady_clock::now();
+  Result<RunReport> first = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(first.isOk());
+  ASSERT_EQ(first->coreStatus, isa::kStatusPREEMPTED) << first->status.message();
+  EXPECT_TRUE(first->status.isOk());
+  EXPECT_EQ(first->instret, 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+  EXPECT_EQ(backend.readRegister(isa::kRegPREEMPT), 0u);  // cleared by the stop
+
+  Result<RunReport> rest = driver.run(p->resumed(), {});
+  ASSERT_TRUE(rest.isOk());
+  Outcome got{*rest, std::vector<uint8_t>(256)};
+  ASSERT_TRUE(p->readData(0, got.data.data(), 256).isOk());
+  expectSameRun(got, reference);
+}
+
+// Without a request for this run, a stale PREEMPT on the idle core (a
+// nudge that came after the previous holder's stop) is cleared by the
+// start, as before.
+TEST(Preemption, AStaleStopRequestOnTheIdleCoreIsClearedByTheStart) {
+  const Asm a = accumulatingLoop(3000);
+  const Outcome reference = run(a, {}, 256);
+  HlsBackend backend(smallDevice());
+  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 256);
+  ASSERT_TRUE(p.isOk());
+  CoreDriver driver(backend);
+  RunLimits limits;
+  limits.yieldBeforeStart = [] { return false; };
+  backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
+  Result<RunReport> r = driver.run(p->loaded(), limits);
+  ASSERT_TRUE(r.isOk());
+  Outcome got{*r, std::vector<uint8_t>(256)};
+  ASSERT_TRUE(p->readData(0, got.data.data(), 256).isOk());
+  expectSameRun(got, reference);
+}
+
 TEST(Preemption, HostInstructionLimitSlices) {
   std::vector<uint8_t> image;
   const Asm a = mixedProgram(&image);

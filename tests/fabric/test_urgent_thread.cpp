@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "fabric/urgent_thread.h"
 
@@ -134,6 +135,33 @@ TEST(UrgentThread, AnExecutionHandsItsResultOverUrgentAndTheDemoterEndsTheWindow
   // Never before the window's end (its upper end is the demoter's wake-up:
   // at real-time priority, prompt, but not asserted on a shared machine).
   EXPECT_GE(closed, kHandOffWindow);
+}
+
+// The demoter sleeps on a timer armed for the earliest open window; the
+// windows of several threads, opened one after another, each close no
+// earlier than their own end, and every one of them closes.
+TEST(UrgentThread, TheWindowsOfSeveralThreadsEachCloseAfterTheirOwnEnd) {
+  REQUIRE_URGENT_THREADS();
+  constexpr int kThreads = 3;
+  std::vector<std::thread> threads;
+  std::vector<std::chrono::nanoseconds> closed(kThreads);
+  std::vector<int> policyAfter(kThreads, -1);
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      std::this_thread::sleep_for(i * 300us);  // staggered ends: the timer moves on from one to the next
+      const auto ended = std::chrono::steady_clock::now();
+      { UrgentExecution execution(true); }
+      untilOrdinary(5s);
+      closed[i] = std::chrono::steady_clock::now() - ended;
+      policyAfter[i] = policy();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) {
+    EXPECT_EQ(policyAfter[i], SCHED_OTHER) << "thread " << i;
+    EXPECT_GE(closed[i], kHandOffWindow) << "thread " << i;
+    EXPECT_LT(closed[i], 5s) << "thread " << i;
+  }
 }
 
 TEST(UrgentThread, TheNextHighRequestTakesTheWindowOverAndALowerOneClosesIt) {

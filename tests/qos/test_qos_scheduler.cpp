@@ -6,9 +6,13 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
 #include <thread>
 
 #include "qos/qos_test_util.h"
@@ -204,6 +208,75 @@ TEST(QosScheduler, ClientsTakeTurnsRoundRobin) {
     }
     scheduler.release(*order[step].second, false);
   }
+}
+
+// A thread's state letter and its voluntary context switches, from /proc.
+char taskState(pid_t task) {
+  std::ifstream in("/proc/self/task/" + std::to_string(task) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  const size_t close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() ? '?' : line[close + 2];
+}
+
+long voluntarySwitches(pid_t task) {
+  std::ifstream in("/proc/self/task/" + std::to_string(task) + "/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "voluntary_ctxt_switches:") {
+      long n = -1;
+      in >> n;
+      return n;
+    }
+  }
+  return -1;
+}
+
+// Issue 15: the releasing thread hands the core to the step it chose and
+// wakes that step's thread alone (fabric/wake_word.h). With a condition
+// variable every waiter woke, took the scheduler's lock, found the core not
+// its own and slept again, each a context switch the chosen thread could
+// wait behind.
+TEST(QosScheduler, AGrantWakesOnlyTheStepItChose) {
+  FabricScheduler scheduler(runtime::SchedulerOptions{10s});
+  FabricScheduler::Ticket holder(of(1, Priority::LOW));
+  ASSERT_TRUE(scheduler.acquire(holder).isOk());
+  constexpr size_t kWaiters = 4;
+  std::vector<std::unique_ptr<FabricScheduler::Ticket>> tickets;
+  std::array<std::atomic<pid_t>, kWaiters> tasks{};
+  std::array<std::atomic<bool>, kWaiters> granted{};
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < kWaiters; ++i) {
+    tickets.push_back(std::make_unique<FabricScheduler::Ticket>(of(1, Priority::LOW)));  // queued in this order
+    threads.emplace_back([&, i] {
+      tasks[i] = fabric::currentTask();
+      EXPECT_TRUE(scheduler.acquire(*tickets[i]).isOk());
+      granted[i] = true;
+    });
+    // Asleep in acquire() before the next one queues.
+    const auto until = Clock::now() + 5s;
+    while ((tasks[i].load() == 0 || taskState(tasks[i].load()) != 'S') && Clock::now() < until) {
+      std::this_thread::sleep_for(1ms);
+    }
+    std::this_thread::sleep_for(5ms);
+    ASSERT_EQ(taskState(tasks[i].load()), 'S');
+  }
+  std::array<long, kWaiters> before{};
+  for (size_t i = 1; i < kWaiters; ++i) before[i] = voluntarySwitches(tasks[i].load());
+  scheduler.release(holder, false);
+  for (size_t i = 0; i < kWaiters; ++i) {
+    const auto until = Clock::now() + 5s;
+    while (!granted[i] && Clock::now() < until) std::this_thread::sleep_for(1ms);
+    ASSERT_TRUE(granted[i]) << "waiter " << i;
+    std::this_thread::sleep_for(10ms);
+    for (size_t later = i + 1; later < kWaiters; ++later) {
+      EXPECT_FALSE(granted[later]) << "after grant " << i << ", waiter " << later;
+      EXPECT_EQ(voluntarySwitches(tasks[later].load()), before[later])
+          << "after grant " << i << ", waiter " << later << " woke up";
+    }
+    scheduler.release(*tickets[i], false);
+  }
+  for (std::thread& t : threads) t.join();
 }
 
 TEST(QosScheduler, DeadlineOrCancelWhileQueuedLeavesTheQueue) {
