@@ -52,7 +52,8 @@
 // FLOAT32 wide mode (docs/rtl.md "FLOAT32 wide mode"): the same walk for a
 // FLOAT32 function of the FP pipe but DIV and CVT with a FLOAT32 result
 // (ADD, SUB, MUL with their activation, MAX, MIN, ABS, NEG), with groups of
-// up to FP_LANES elements (a mask on the walk's thermometer, set at start);
+// up to FP_LANES elements (a group also ends where the output reaches a
+// multiple of FP_LANES words: dout counts to that instead of the beat's end);
 // lane i of the group goes into FP lane i (lane 0 the full nnfab_tensor_fp,
 // the others without divider and converter). A group's size rides in a
 // small FIFO beside the pipe, pushed at issue and popped when its results
@@ -134,7 +135,7 @@ module nnfab_tensor_elem #(
   estate_t state;
   logic wide;  // this instruction runs in wide mode
   logic wide_in;  // ... decided at start
-  logic [15:0] glim;  // the lanes a group may fill: one (one-element path), FP_LANES (FLOAT32 wide), all
+  logic [4:0] dspan;  // words of the output a group stays in: 16 (a beat), FP_LANES in FLOAT32 wide mode
   logic [2:0] st1;  // per source: innermost stride 1 (wide mode)
   logic [31:0] stride[3][4];
   logic [2:0] sb[3];
@@ -210,6 +211,7 @@ module nnfab_tensor_elem #(
   logic [2:0] w1_rd;
   logic [2:0] pend[3];  // beats of a burst asked for that later groups will take
   logic [IW-1:0] nxt[3];  // the index of the next group's first element
+  logic [IW-1:0] row_next[3];  // ... when the group ends its row: the next row's first
   logic [5:0] w2_off[3];
   logic [57:0] w2_beat[3];
   logic [57:0] last_beat[3];
@@ -250,7 +252,7 @@ module nnfab_tensor_elem #(
   always_comb begin
     tg = thermo(dout) & thermo(ds[0]) & thermo(ds[1]) & thermo(ds[2]);
     for (int k = 0; k < 16; k++) if (rlast && 4'(k) > r3[3:0]) tg[k] = 1'b0;
-    tg = tg & glim;
+    if (!wide) tg = 16'h0001;
     // The count of ones: bit b is set where the thermometer ends in one of
     // the ranges of counts that have it.
     gn[4] = tg[15];
@@ -318,6 +320,7 @@ module nnfab_tensor_elem #(
     assign row = r2 != 32'd0 ? add_cs(p2[g], stride[g][2]) :
         r1 != 32'd0 ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
     assign nxt[g] = !rowend ? (wide ? step : add_cs(cur[g], stride[g][3])) : row;
+    assign row_next[g] = row;
     // The word in its beat of the next group's first element, and the
     // distance to the beat's end (16 when the source is not stride-1).
     assign row_ws = bw[g] + row[3:0];
@@ -668,7 +671,12 @@ module nnfab_tensor_elem #(
           sb[2] <= sbytes2;
           nsrc_q <= nsrc;
           wide <= wide_in;
-          glim <= !wide_in ? 16'h0001 : fp ? 16'((32'd1 << FP_LANES) - 32'd1) : 16'hFFFF;
+          // FLOAT32 wide mode: a group also ends where the output reaches
+          // a multiple of FP_LANES words, so it never has more than
+          // FP_LANES elements; the limit rides on dout, and the group's
+          // thermometer keeps its inputs (a lane mask ANDed into it made
+          // the walk's loop 17 cells).
+          dspan <= wide_in && fp ? 5'(FP_LANES) : 5'd16;
           st1 <= st1_in;
           for (int k = 0; k < 3; k++) ord[k] <= ord_in[k];
           bw[0] <= base0[5:2];
@@ -681,7 +689,7 @@ module nnfab_tensor_elem #(
           ds[0] <= wide_in && nsrc > 2'd0 && stride[0][3][0] ? 5'd16 - {1'b0, base0[5:2]} : 5'd16;
           ds[1] <= wide_in && nsrc > 2'd1 && stride[1][3][0] ? 5'd16 - {1'b0, base1[5:2]} : 5'd16;
           ds[2] <= wide_in && nsrc > 2'd2 && stride[2][3][0] ? 5'd16 - {1'b0, base2[5:2]} : 5'd16;
-          dout <= 5'd16 - {1'b0, dst[5:2]};
+          dout <= wide_in && fp ? 5'(FP_LANES) - ({1'b0, dst[5:2]} & 5'(FP_LANES - 1)) : 5'd16 - {1'b0, dst[5:2]};
           rlast <= dim3 - 32'd1 < 32'd16;
           tag_beat <= 4'd0;
           for (int s = 0; s < 3; s++) begin
@@ -752,22 +760,26 @@ module nnfab_tensor_elem #(
         end
         if (wleft != 32'd0) begin
           wleft <= wleft_in;
-          dout <= dout_lo == 5'd0 ? 5'd16 : dout_lo;
+          dout <= dout_lo == 5'd0 ? dspan : dout_lo;
           // Next output index, row-major with dimension 3 fastest.
           for (int s = 0; s < 3; s++) begin
             cur[s] <= nxt[s];
             ws[s] <= ws_in[s];
             ds[s] <= ds_in[s];
+            // At a row's end nxt is the next row's start, g_walk's `row`,
+            // which does not depend on the group: taking it directly keeps
+            // the group's size (tg, carry) off these registers' inputs
+            // (ds -> tg -> nxt -> p0 was 17 cells with the FP lanes).
             if (rowend) begin
               if (r2 != 32'd0) begin
-                p2[s] <= nxt[s];
+                p2[s] <= row_next[s];
               end else if (r1 != 32'd0) begin
-                p1[s] <= nxt[s];
-                p2[s] <= nxt[s];
+                p1[s] <= row_next[s];
+                p2[s] <= row_next[s];
               end else begin
-                p0[s] <= nxt[s];
-                p1[s] <= nxt[s];
-                p2[s] <= nxt[s];
+                p0[s] <= row_next[s];
+                p1[s] <= row_next[s];
+                p2[s] <= row_next[s];
               end
             end
           end
@@ -866,7 +878,8 @@ module nnfab_tensor_elem #(
       // The cycle model's wide-mode figures are this engine's.
       assert (LANES == NNFAB_CYCLE_elem_lanes && BURST >= 2 && BURST <= 8 && READ_AHEAD >= 8 * BURST)
       else $error("nnfab_tensor_elem: LANES or the burst differ from isa.json elem_lanes, elem_burst");
-      assert (FP_LANES >= 1 && FP_LANES <= LANES) else $error("nnfab_tensor_elem: elem_fp_lanes out of 1..16");
+      assert (FP_LANES == 1 || FP_LANES == 2 || FP_LANES == 4 || FP_LANES == 8 || FP_LANES == 16)
+      else $error("nnfab_tensor_elem: elem_fp_lanes must divide a beat's 16 words");
       assert (!fp_out || fpn_v) else $error("nnfab_tensor_elem: FP results without their group's size");
       assert (fp_lv == '0 || fp_lv == '1 || !wide) else $error("nnfab_tensor_elem: FP lanes out of step");
     end
