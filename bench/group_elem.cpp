@@ -5,7 +5,8 @@
 // rows), [rows, 256] + [rows, 1] (B broadcast along each row), [n] + [1]
 // (tensor + scalar), [rows, 4, 64] + [rows, 1, 64] (B's strides 64, 0, 1:
 // broadcast along a middle dimension), FLOAT32 [rows, 256] + [256] and FLOAT32 [n] + [n] (contiguous, but
-// FLOAT32). Elements per cycle against the bound of the one read port
+// FLOAT32), and the same two shapes for FLOAT32 SUB and MUL (FLOAT32 wide
+// mode: docs/rtl.md "FLOAT32 wide mode"). Elements per cycle against the bound of the one read port
 // (64 bytes per cycle): the engine reads a [256] operand again for every
 // row, so an ADD with two operands per element is bound at 8 elements per
 // cycle; one whose B is read once per row or once at all, at 64 / 4 = 16
@@ -28,14 +29,14 @@ namespace {
 constexpr double kTargetEfficiencyPercent = 50.0;  // issue 15: the general path at half the port bound
 constexpr uint32_t kRow = 256;                      // the broadcast operand's length
 
-Model addModel(OperandType type, Dimensions a, Dimensions b) {
+Model binaryModel(OperationType op, OperandType type, Dimensions a, Dimensions b) {
   Model model;
   models::SubgraphBuilder main;
   const Dimensions out = a;
   const uint32_t x = main.input(type, std::move(a));
   const uint32_t y = main.input(type, std::move(b));
   const uint32_t z = main.output(type, out);
-  main.op(OperationType::ADD, {x, y, main.scalar(0)}, {z});
+  main.op(op, {x, y, main.scalar(0)}, {z});
   model.main = main.build();
   return model;
 }
@@ -54,7 +55,16 @@ struct Case {
   std::string what;
   bool isFloat;
   Shape shape;
+  OperationType op = OperationType::ADD;  // ADD, SUB or MUL
 };
+
+float floatResult(OperationType op, float a, float b) {
+  switch (op) {
+    case OperationType::SUB: return a - b;
+    case OperationType::MUL: return a * b;
+    default: return a + b;
+  }
+}
 
 // 4-byte reads per element on the read port: B once per element, once per
 // row of kRow elements, or once.
@@ -105,7 +115,7 @@ Status runCase(const Context& context, fabric::FabricBackend& backend, Report& r
   const std::vector<TensorValue> inputs =
       c.isFloat ? std::vector<TensorValue>{models::floats(da, fa), models::floats(db, fb)}
                 : std::vector<TensorValue>{models::int32s(da, ia), models::int32s(db, ib)};
-  auto run = runToCompletion(backend, addModel(type, da, db), inputs);
+  auto run = runToCompletion(backend, binaryModel(c.op, type, da, db), inputs);
   if (!run.isOk()) return std::move(run).takeStatus().withContext(c.id);
   const std::vector<float> fz = c.isFloat ? models::values<float>(run->outputs[0]) : std::vector<float>(n);
   const std::vector<int32_t> iz = c.isFloat ? std::vector<int32_t>(n) : models::values<int32_t>(run->outputs[0]);
@@ -113,7 +123,7 @@ Status runCase(const Context& context, fabric::FabricBackend& backend, Report& r
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t j = bIndex(i), k = i;
     if (c.isFloat) {
-      const float want = fa[k] + fb[j];
+      const float want = floatResult(c.op, fa[k], fb[j]);
       const float got = fz[i];
       if (std::memcmp(&got, &want, sizeof(float)) != 0) {
         return generalFailure(fmt::format("{}: element {} is {}, expected {}", c.id, i, got, want));
@@ -161,6 +171,12 @@ Status runElemGroup(const Context& context, Report& report) {
       {"elem_add_int32_mid_broadcast", "INT32 ADD [rows, 4, 64] + [rows, 1, 64]", false, Shape::kMidBroadcast},
       {"elem_add_float32_broadcast", "FLOAT32 ADD [rows, 256] + [256]", true, Shape::kRowBroadcast},
       {"elem_add_float32", "FLOAT32 ADD [n] + [n]", true, Shape::kContiguous},
+      {"elem_sub_float32_broadcast", "FLOAT32 SUB [rows, 256] - [256]", true, Shape::kRowBroadcast,
+       OperationType::SUB},
+      {"elem_sub_float32", "FLOAT32 SUB [n] - [n]", true, Shape::kContiguous, OperationType::SUB},
+      {"elem_mul_float32_broadcast", "FLOAT32 MUL [rows, 256] * [256]", true, Shape::kRowBroadcast,
+       OperationType::MUL},
+      {"elem_mul_float32", "FLOAT32 MUL [n] * [n]", true, Shape::kContiguous, OperationType::MUL},
   };
   for (const Case& c : cases) {
     if (c.isFloat && !float32) {

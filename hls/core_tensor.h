@@ -137,7 +137,13 @@ DESCRIPTOR:
   // of each source; a new beat of a stride-1 source is read in a burst of
   // up to elem_burst beats (to its row's last beat, within a 4 KB page)
   // that the source's next new beats then take.
-  bool wide = !fpPipe && op.fn != isa::kFnDIV && resultBytes == 4u;
+  // FLOAT32 wide mode (elem_fp_lanes): the same for a function of the FP
+  // pipe but DIV and CVT with a FLOAT32 result, in groups of up to
+  // elem_fp_lanes elements that also end where the result reaches a
+  // multiple of elem_fp_lanes words.
+  bool wide = (!fpPipe || op.fn != isa::kFnCVT) && op.fn != isa::kFnDIV && resultBytes == 4u;
+  const uint32_t lanes = fpPipe ? isa::kCycle_elem_fp_lanes : isa::kCycle_elem_lanes;
+  const uint64_t groupSpanBytes = fpPipe ? 4u * isa::kCycle_elem_fp_lanes : isa::kMEM_BEAT_BYTES;
   for (uint32_t s = 0; s < sources; ++s) {
     wide = wide && sourceBytes(op.fn, op.type, s) == 4u && stride[s][kInnermost] <= 1u;
   }
@@ -164,8 +170,8 @@ ELEMENTS:
   for (uint32_t e = 0; e < count; ++e) {
 #pragma HLS PIPELINE II=1
     uint32_t v[kMaxSources] = {0, 0, 0};
-    bool newGroup = inGroup == isa::kCycle_elem_lanes || i3 == 0 ||
-                    (op.dst + static_cast<uint64_t>(e) * resultBytes) % isa::kMEM_BEAT_BYTES == 0;
+    bool newGroup = inGroup == lanes || i3 == 0 ||
+                    (op.dst + static_cast<uint64_t>(e) * resultBytes) % groupSpanBytes == 0;
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       if (s < sources) {
@@ -229,7 +235,8 @@ ELEMENTS:
     }
   }
   const CycleQuery cost = vectorPath ? CycleQuery{kCycleTensor, op.fn, srcbReadBytes, dataReadBytes, writeBytes}
-                          : wide     ? CycleQuery{kCycleTensorWide, groups, readBeats, reads, 0}
+                          : wide     ? CycleQuery{fpPipe ? kCycleTensorFloatWide : kCycleTensorWide, groups, readBeats,
+                                                  reads, 0}
                                      : CycleQuery{fpPipe ? kCycleTensorFloat : kCycleTensorElement, op.fn, elements,
                                                   readBeats, 0};
   TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, cost)};

@@ -29,6 +29,7 @@ enum CycleEvent : uint32_t {
   kCycleTensorElement,  // the element engine, integer ALU or divider: a = fn, b = elements, c = read beats
   kCycleTensorFloat,    // the element engine, FP pipe: a = fn, b = elements, c = read beats
   kCycleTensorWide,     // the element engine's wide mode: a = groups, b = read beats, c = reads (bursts)
+  kCycleTensorFloatWide,  // ... FLOAT32 wide mode (elem_fp_lanes): a = groups, b = read beats, c = reads
   kCycleFc,           // FC: a = batch, b = units, c = input_size, d = fcAlignment(...)
 };
 
@@ -195,6 +196,9 @@ static constexpr uint64_t cycleCost(const CycleParams& p, const CycleQuery& q) {
       return kTensorFixedCycles + p.mem_latency + elementStreamCycles(p, q.b, q.c);
     case kCycleTensorWide:
       return kTensorFixedCycles + p.mem_latency + wideStreamCycles(p, q.a, q.b, q.c);
+    case kCycleTensorFloatWide:
+      // The same stream of groups into the FP lanes, plus their fill.
+      return kTensorFixedCycles + p.mem_latency + isa::kCycle_fp_latency + wideStreamCycles(p, q.a, q.b, q.c);
     case kCycleTensorFloat:
       return kTensorFixedCycles + p.mem_latency +
              (q.a == isa::kFnDIV ? isa::kCycle_fp_div_latency : isa::kCycle_fp_latency) +

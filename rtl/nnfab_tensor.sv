@@ -630,9 +630,7 @@ module nnfab_tensor (
                 u_elem.aq_cnt == u_elem.c2_cnt && !u_elem.div_busy && !u_elem.sq_push && !u_elem.fp_out &&
                 !u_elem.u_rec.fetch && !u_elem.u_beats.fetch && !u_elem.u_tags.fetch && !u_elem.u_res.fetch &&
                 !u_elem.g_stage[0].u_stage.fetch && !u_elem.g_stage[1].u_stage.fetch &&
-                !u_elem.g_stage[2].u_stage.fetch && u_elem.u_fp.u_add.v == '0 && u_elem.u_fp.u_mul.v == '0 &&
-                u_elem.u_fp.u_div.v == '0 && u_elem.u_fp.u_cvt.v == '0 && u_elem.u_fp.u_cmp.v == '0 &&
-                !u_elem.u_fp.r_v && u_elem.u_fp.u_act.v == '0)
+                !u_elem.g_stage[2].u_stage.fetch && u_elem.fp_quiet == '1 && !u_elem.u_fpn.fetch)
         else $error("nnfab_tensor: e_clk stopped while the element engine was not quiescent");
     end
   end

@@ -46,7 +46,18 @@
 // Each source's beats wait in a small FIFO (BURST deep) between the
 // shared beat FIFO and its cached beat, so a burst never blocks another
 // source's beat. Everything else (byte elements, other strides, DIV,
-// FLOAT32 arithmetic) keeps the one-element path: groups of one element.
+// CVT, FLOAT32 comparisons) keeps the one-element path: groups of one
+// element.
+//
+// FLOAT32 wide mode (docs/rtl.md "FLOAT32 wide mode"): the same walk for a
+// FLOAT32 function of the FP pipe but DIV and CVT with a FLOAT32 result
+// (ADD, SUB, MUL with their activation, MAX, MIN, ABS, NEG), with groups of
+// up to FP_LANES elements (a group also ends where the output reaches a
+// multiple of FP_LANES words: dout counts to that instead of the beat's end);
+// lane i of the group goes into FP lane i (lane 0 the full nnfab_tensor_fp,
+// the others without divider and converter). A group's size rides in a
+// small FIFO beside the pipe, pushed at issue and popped when its results
+// leave, so groups leave in order with their sizes whatever the latency.
 `include "nnfab_isa.svh"
 
 module nnfab_tensor_elem #(
@@ -101,7 +112,9 @@ module nnfab_tensor_elem #(
   // Beats per read of a stride-1 source at most (isa.json elem_burst; the
   // staging FIFOs hold 8, the lengths are 4 bits).
   localparam int BURST = NNFAB_CYCLE_elem_burst;
+  localparam int STAGE_LOG2 = 4;  // each source's staging FIFO: two bursts
   localparam int LANES = 16;  // isa.json elem_lanes: a whole beat of 4-byte elements; the walk's thermometers are 16 bits
+  localparam int FP_LANES = NNFAB_CYCLE_elem_fp_lanes;  // isa.json elem_fp_lanes: FLOAT32 wide mode's lanes (at most LANES)
   localparam int REC_W = 26;  // per source: new beat (1), byte offset (6); the group's size (5)
   localparam int RES_W = LANES * 32 + 5;  // the group's results, its size
   localparam logic [RECORDS_LOG2+1:0] REC_DEPTH = 1 << RECORDS_LOG2;
@@ -122,6 +135,7 @@ module nnfab_tensor_elem #(
   estate_t state;
   logic wide;  // this instruction runs in wide mode
   logic wide_in;  // ... decided at start
+  logic [4:0] dspan;  // words of the output a group stays in: 16 (a beat), FP_LANES in FLOAT32 wide mode
   logic [2:0] st1;  // per source: innermost stride 1 (wide mode)
   logic [31:0] stride[3][4];
   logic [2:0] sb[3];
@@ -144,9 +158,10 @@ module nnfab_tensor_elem #(
   end
 
   // Wide mode: 4-byte aligned 4-byte elements everywhere, innermost strides
-  // 0 or 1, an integer function but DIV.
+  // 0 or 1, an integer function but DIV, or a FLOAT32 one but DIV and CVT
+  // (a FLOAT32 result: comparisons give BOOL8, so rbytes excludes them).
   always_comb begin
-    wide_in = !fp && fn != NNFAB_FN_DIV && rbytes == 3'd4 && dst[1:0] == 2'd0;
+    wide_in = fn != NNFAB_FN_DIV && (!fp || fn != NNFAB_FN_CVT) && rbytes == 3'd4 && dst[1:0] == 2'd0;
     if (nsrc > 2'd0) wide_in = wide_in && sbytes0 == 3'd4 && base0[1:0] == 2'd0 && stride[0][3][31:1] == 31'd0;
     if (nsrc > 2'd1) wide_in = wide_in && sbytes1 == 3'd4 && base1[1:0] == 2'd0 && stride[1][3][31:1] == 31'd0;
     if (nsrc > 2'd2) wide_in = wide_in && sbytes2 == 3'd4 && base2[1:0] == 2'd0 && stride[2][3][31:1] == 31'd0;
@@ -196,6 +211,7 @@ module nnfab_tensor_elem #(
   logic [2:0] w1_rd;
   logic [2:0] pend[3];  // beats of a burst asked for that later groups will take
   logic [IW-1:0] nxt[3];  // the index of the next group's first element
+  logic [IW-1:0] row_next[3];  // ... when the group ends its row: the next row's first
   logic [5:0] w2_off[3];
   logic [57:0] w2_beat[3];
   logic [57:0] last_beat[3];
@@ -304,6 +320,7 @@ module nnfab_tensor_elem #(
     assign row = r2 != 32'd0 ? add_cs(p2[g], stride[g][2]) :
         r1 != 32'd0 ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
     assign nxt[g] = !rowend ? (wide ? step : add_cs(cur[g], stride[g][3])) : row;
+    assign row_next[g] = row;
     // The word in its beat of the next group's first element, and the
     // distance to the beat's end (16 when the source is not stride-1).
     assign row_ws = bw[g] + row[3:0];
@@ -439,12 +456,18 @@ module nnfab_tensor_elem #(
   assign beat_pop = beat_v && tag_v && room_s[tag];
   assign room = reserved != RESULTS[RESULTS_LOG2:0];
 
+  // 16 beats per source (two bursts): in FLOAT32 wide mode with two
+  // stride-1 sources the consumer takes a beat of each every other cycle,
+  // as fast as the read port brings them, but the beats come a burst of A,
+  // then a burst of B; A's next burst arrives while up to a burst of A is
+  // still waiting for B's, and with room for only one burst the beat FIFO's
+  // head stalled behind it (sim 15 % above the model).
   for (genvar g = 0; g < 3; g++) begin : g_stage
-    logic [4:0] cnt;
-    assign room_s[g] = cnt < 5'(BURST);
+    logic [STAGE_LOG2+1:0] cnt;
+    assign room_s[g] = cnt < (STAGE_LOG2 + 2)'(1 << STAGE_LOG2);
     nnfab_fifo #(
         .WIDTH(512),
-        .DEPTH_LOG2(3)
+        .DEPTH_LOG2(STAGE_LOG2)
     ) u_stage (
         .clk(clk),
         .clear(clear),
@@ -515,22 +538,55 @@ module nnfab_tensor_elem #(
       .q(div_q)
   );
 
-  // FLOAT32: one element per cycle into the FP pipe; results leave in
-  // issue order after the function's fixed latency.
+  // FLOAT32: one group per cycle into the FP lanes (one element on the
+  // one-element path, lane 0); results leave in issue order after the
+  // function's fixed latency, the group's size beside them in u_fpn.
   logic fp_in, fp_out;
-  logic [31:0] fp_y;
+  logic [FP_LANES-1:0] fp_lv;
+  logic [31:0] fp_y[FP_LANES];
+  logic [4:0] fp_n;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [FP_LANES-1:0] fp_quiet;  // nothing in flight in the lane (nnfab_tensor's clock-gate check)
+  /* verilator lint_on UNUSEDSIGNAL */
   assign fp_in = c_go && c2_v && fp_q;
-  nnfab_tensor_fp u_fp (
+  assign fp_out = fp_lv[0];
+  for (genvar g = 0; g < FP_LANES; g++) begin : g_fp
+    nnfab_tensor_fp #(
+        .FULL(g == 0 ? 1 : 0)
+    ) u_fp (
+        .clk(clk),
+        .rst(rst || abort),
+        // The extra lanes only in FLOAT32 wide mode (never DIV or CVT).
+        .in_valid(fp_in && (g == 0 || wide)),
+        .fn(fn),
+        .to_int(fp_to_int),
+        .act(act),
+        .a(v_q[g][0]),
+        .b(v_q[g][1]),
+        .out_valid(fp_lv[g]),
+        .y(fp_y[g])
+    );
+    assign fp_quiet[g] = u_fp.quiet;
+  end
+
+  // The sizes of the groups in the FP lanes, in issue order (at most
+  // RESULTS groups are between C1 and the result FIFO's output).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic fpn_v;
+  logic [RESULTS_LOG2+1:0] fpn_count;
+  /* verilator lint_on UNUSEDSIGNAL */
+  nnfab_fifo #(
+      .WIDTH(5),
+      .DEPTH_LOG2(RESULTS_LOG2)
+  ) u_fpn (
       .clk(clk),
-      .rst(rst || abort),
-      .in_valid(fp_in),
-      .fn(fn),
-      .to_int(fp_to_int),
-      .act(act),
-      .a(v_q[0][0]),
-      .b(v_q[0][1]),
-      .out_valid(fp_out),
-      .y(fp_y)
+      .clear(clear),
+      .wr_en(fp_in),
+      .wr_data(c2_cnt),
+      .pop(fp_out),
+      .out_valid(fpn_v),
+      .out_data(fp_n),
+      .count(fpn_count)
   );
 
   // =============================================================== output
@@ -540,9 +596,9 @@ module nnfab_tensor_elem #(
   logic [4:0] res_n;
   logic [RESULTS_LOG2+1:0] res_count;
   always_comb begin
-    res_in[RES_W-1:RES_W-5] = fp_q ? 5'd1 : aq_cnt;
+    res_in[RES_W-1:RES_W-5] = fp_q ? fp_n : aq_cnt;
     for (int i = 0; i < LANES; i++) res_in[i*32+:32] = alu_q[i];
-    if (fp_q) res_in[31:0] = fp_y;
+    if (fp_q) for (int i = 0; i < FP_LANES; i++) res_in[i*32+:32] = fp_y[i];
   end
   assign res_y = res_out[LANES*32-1:0];
   assign res_n = res_out[RES_W-1:RES_W-5];
@@ -615,6 +671,12 @@ module nnfab_tensor_elem #(
           sb[2] <= sbytes2;
           nsrc_q <= nsrc;
           wide <= wide_in;
+          // FLOAT32 wide mode: a group also ends where the output reaches
+          // a multiple of FP_LANES words, so it never has more than
+          // FP_LANES elements; the limit rides on dout, and the group's
+          // thermometer keeps its inputs (a lane mask ANDed into it made
+          // the walk's loop 17 cells).
+          dspan <= wide_in && fp ? 5'(FP_LANES) : 5'd16;
           st1 <= st1_in;
           for (int k = 0; k < 3; k++) ord[k] <= ord_in[k];
           bw[0] <= base0[5:2];
@@ -627,7 +689,7 @@ module nnfab_tensor_elem #(
           ds[0] <= wide_in && nsrc > 2'd0 && stride[0][3][0] ? 5'd16 - {1'b0, base0[5:2]} : 5'd16;
           ds[1] <= wide_in && nsrc > 2'd1 && stride[1][3][0] ? 5'd16 - {1'b0, base1[5:2]} : 5'd16;
           ds[2] <= wide_in && nsrc > 2'd2 && stride[2][3][0] ? 5'd16 - {1'b0, base2[5:2]} : 5'd16;
-          dout <= 5'd16 - {1'b0, dst[5:2]};
+          dout <= wide_in && fp ? 5'(FP_LANES) - ({1'b0, dst[5:2]} & 5'(FP_LANES - 1)) : 5'd16 - {1'b0, dst[5:2]};
           rlast <= dim3 - 32'd1 < 32'd16;
           tag_beat <= 4'd0;
           for (int s = 0; s < 3; s++) begin
@@ -698,22 +760,26 @@ module nnfab_tensor_elem #(
         end
         if (wleft != 32'd0) begin
           wleft <= wleft_in;
-          dout <= dout_lo == 5'd0 ? 5'd16 : dout_lo;
+          dout <= dout_lo == 5'd0 ? dspan : dout_lo;
           // Next output index, row-major with dimension 3 fastest.
           for (int s = 0; s < 3; s++) begin
             cur[s] <= nxt[s];
             ws[s] <= ws_in[s];
             ds[s] <= ds_in[s];
+            // At a row's end nxt is the next row's start, g_walk's `row`,
+            // which does not depend on the group: taking it directly keeps
+            // the group's size (tg, carry) off these registers' inputs
+            // (ds -> tg -> nxt -> p0 was 17 cells with the FP lanes).
             if (rowend) begin
               if (r2 != 32'd0) begin
-                p2[s] <= nxt[s];
+                p2[s] <= row_next[s];
               end else if (r1 != 32'd0) begin
-                p1[s] <= nxt[s];
-                p2[s] <= nxt[s];
+                p1[s] <= row_next[s];
+                p2[s] <= row_next[s];
               end else begin
-                p0[s] <= nxt[s];
-                p1[s] <= nxt[s];
-                p2[s] <= nxt[s];
+                p0[s] <= row_next[s];
+                p1[s] <= row_next[s];
+                p2[s] <= row_next[s];
               end
             end
           end
@@ -812,6 +878,10 @@ module nnfab_tensor_elem #(
       // The cycle model's wide-mode figures are this engine's.
       assert (LANES == NNFAB_CYCLE_elem_lanes && BURST >= 2 && BURST <= 8 && READ_AHEAD >= 8 * BURST)
       else $error("nnfab_tensor_elem: LANES or the burst differ from isa.json elem_lanes, elem_burst");
+      assert (FP_LANES == 1 || FP_LANES == 2 || FP_LANES == 4 || FP_LANES == 8 || FP_LANES == 16)
+      else $error("nnfab_tensor_elem: elem_fp_lanes must divide a beat's 16 words");
+      assert (!fp_out || fpn_v) else $error("nnfab_tensor_elem: FP results without their group's size");
+      assert (fp_lv == '0 || fp_lv == '1 || !wide) else $error("nnfab_tensor_elem: FP lanes out of step");
     end
 `endif
 endmodule

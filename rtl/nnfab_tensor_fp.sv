@@ -16,9 +16,14 @@
 // `out_valid` is the in_valid pipeline of the units themselves plus three
 // stages. SEL and MOV copy bits and take the integer ALU, not this pipe.
 // rst clears only the valid bits, so it also flushes an aborted instruction.
+// FULL = 0 leaves out the divider and the converter: the extra lanes of the
+// element engine's FLOAT32 wide mode (docs/rtl.md "FLOAT32 wide mode"),
+// which never see DIV or CVT.
 `include "nnfab_isa.svh"
 
-module nnfab_tensor_fp (
+module nnfab_tensor_fp #(
+    parameter int FULL = 1  // 1: with the divider and the converter
+) (
     input  logic        clk,
     input  logic        rst,
     input  logic        in_valid,
@@ -53,6 +58,9 @@ module nnfab_tensor_fp (
 
   logic add_v, mul_v, div_v, cvt_v, cmp_v;
   logic [31:0] add_y, mul_y, div_y, cvt_y, cmp_y;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic quiet, dc_quiet;  // below
+  /* verilator lint_on UNUSEDSIGNAL */
 
   nnfab_fp_add u_add (
       .clk(clk),
@@ -75,25 +83,38 @@ module nnfab_tensor_fp (
       .y(mul_y)
   );
 
-  nnfab_fp_div u_div (
-      .clk(clk),
-      .rst(rst),
-      .in_valid(in_valid && use_div),
-      .a(a),
-      .b(b),
-      .out_valid(div_v),
-      .y(div_y)
-  );
+  if (FULL != 0) begin : g_full
+    nnfab_fp_div u_div (
+        .clk(clk),
+        .rst(rst),
+        .in_valid(in_valid && use_div),
+        .a(a),
+        .b(b),
+        .out_valid(div_v),
+        .y(div_y)
+    );
 
-  nnfab_fp_cvt u_cvt (
-      .clk(clk),
-      .rst(rst),
-      .in_valid(in_valid && use_cvt),
-      .to_int(to_int),
-      .a(a),
-      .out_valid(cvt_v),
-      .y(cvt_y)
-  );
+    nnfab_fp_cvt u_cvt (
+        .clk(clk),
+        .rst(rst),
+        .in_valid(in_valid && use_cvt),
+        .to_int(to_int),
+        .a(a),
+        .out_valid(cvt_v),
+        .y(cvt_y)
+    );
+    assign dc_quiet = u_div.v == '0 && u_cvt.v == '0;
+  end else begin : g_lane
+    assign dc_quiet = 1'b1;
+    assign div_v = 1'b0;
+    assign div_y = 32'd0;
+    assign cvt_v = 1'b0;
+    assign cvt_y = 32'd0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_to_int;
+    assign unused_to_int = to_int;
+    /* verilator lint_on UNUSEDSIGNAL */
+  end
 
   nnfab_fp_cmp u_cmp (
       .clk(clk),
@@ -128,6 +149,11 @@ module nnfab_tensor_fp (
       .y(y)
   );
 
+  // Nothing in flight in any unit (the tensor unit's clock-gate check reads
+  // it; no logic in synthesis uses it).
+  assign quiet = u_add.v == '0 && u_mul.v == '0 && u_cmp.v == '0 && !r_v && u_act.v == '0 &&
+      dc_quiet;
+
 `ifndef SYNTHESIS
   // Every issue goes to exactly one unit; a result leaves from one unit only.
   always_ff @(posedge clk)
@@ -136,6 +162,7 @@ module nnfab_tensor_fp (
       else $error("nnfab_tensor_fp: two FP units finished in the same cycle (fn changed while in flight)");
       assert (!in_valid || act == 2'd0 || NNFAB_FNS_FLOAT_ACTIVATION[fn])
       else $error("nnfab_tensor_fp: activation on a function without one");
+      assert (FULL != 0 || !in_valid || (!use_div && !use_cvt)) else $error("nnfab_tensor_fp: DIV or CVT on a lane without them");
     end
 `endif
 endmodule

@@ -128,6 +128,41 @@ TEST(HlsCycleModel, TensorFormulas) {
   EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), image), 2u + 32);
 }
 
+TEST(HlsCycleModel, FloatWideMode) {
+  // FLOAT32 [16,64] op [16,64], every base beat-aligned. FLOAT32 wide mode
+  // (elem_fp_lanes = 8): groups of 8, 128 groups; each source reads one
+  // burst of 4 beats per row (16 reads, 64 beats each): the memory's 8 read
+  // slots bind, ceil((32 * 32 + 128) / 8) = 144 cycles, plus the FP lanes'
+  // fill fp_latency = 8 (tensor_float_wide).
+  static_assert(isa::kCycle_elem_fp_lanes == 8);
+  Descriptor d;
+  d.dim = {1, 1, 16, 64};
+  d.stride[0] = {0, 0, 64, 1};
+  d.stride[1] = {0, 0, 64, 1};
+  std::vector<uint8_t> image(64 * 1024, 0);
+  put(image, 0, d.words());
+  for (uint32_t fn : {isa::kFnADD, isa::kFnSUB, isa::kFnMUL, isa::kFnMAX}) {
+    EXPECT_EQ(cyclesOf(insn::tensor(fn, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), image), 2u + 32 + 8 + 144) << fn;
+  }
+  // A fused activation (RC = 1: RELU) changes nothing.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnADD, isa::kTypeFLOAT32, 1, 2, 3, 1, 0), image), 2u + 32 + 8 + 144);
+  // ABS, one source: 16 reads, 64 beats: ceil((16 * 32 + 64) / 8) = 72 cycles,
+  // fewer than the 128 groups.
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnABS, isa::kTypeFLOAT32, 1, 2, 0, 0, 0), image), 2u + 32 + 8 + 128);
+  // B a scalar (strides 0): one single-beat read; A's 16 bursts: ceil((17 *
+  // 32 + 65) / 8) = 77, fewer than the 128 groups.
+  d.stride[1] = {0, 0, 0, 0};
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnMUL, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), image), 2u + 32 + 8 + 128);
+  // DIV, CVT and comparisons (BOOL8 results) keep the one-element path:
+  // 1024 elements, 128 single-beat reads (ceil(128 * 35 / 8) = 560).
+  d.stride[1] = {0, 0, 64, 1};
+  put(image, 0, d.words());
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnDIV, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), image), 2u + 32 + 32 + 1024);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnLT, isa::kTypeFLOAT32, 1, 2, 3, 0, 0), image), 2u + 32 + 8 + 1024);
+  EXPECT_EQ(cyclesOf(insn::tensor(isa::kFnCVT, isa::kTypeFLOAT32, 1, 2, 0, 0, 0), image), 2u + 32 + 8 + 1024);
+}
+
 TEST(HlsCycleModel, ElementwiseAddOfOneMillionInt32) {
   constexpr uint32_t kElements = 1u << 20;
   Descriptor d;
