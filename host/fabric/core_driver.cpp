@@ -83,7 +83,7 @@ CoreDriver::~CoreDriver() {
 }
 
 Status CoreDriver::prepareTrace() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<PiMutex> lock(mutex_);
   return prepareTraceLocked();
 }
 
