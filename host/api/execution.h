@@ -11,8 +11,6 @@
 #include <memory>
 #include <mutex>
 
-#include "fabric/urgent_thread.h"
-#include "fabric/wake_word.h"
 #include "model/execution.h"
 
 namespace nnfab::api {
@@ -32,6 +30,9 @@ class Execution {
   // callers run at real-time priority while they wait and through the
   // result's hand-off (fabric/urgent_thread.h, docs/qos.md).
   Execution(uint64_t id, Callback onDone, bool urgentWaiters = false);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
 
   uint64_t id() const { return id_; }
   ExecutionState state() const;
@@ -73,11 +74,12 @@ class Execution {
   Callback onDone_;
   const bool urgentWaiters_;
   std::shared_ptr<CancelSignal> cancel_ = std::make_shared<CancelSignal>();
-  // With priority inheritance and a direct wake-up (fabric/wake_word.h): a
-  // HIGH execution's waiter is raised (docs/qos.md), and a broadcast on a
-  // glibc condition variable can wait for descheduled ordinary waiters.
-  mutable fabric::PiMutex mutex_;
-  fabric::WakeWord doneWake_;
+  // The lock and the waiters' wake-up (execution.cpp): priority inheritance
+  // and a direct wake-up, so that a HIGH execution's raised waiter is not
+  // held up (docs/qos.md). Kept out of this installed header: they are the
+  // fabric layer's, which is not installed.
+  struct Sync;
+  std::unique_ptr<Sync> sync_;
   ExecutionState state_ = ExecutionState::QUEUED;
   bool completing_ = false;  // complete() was called: result_ is final
   std::function<bool()> remover_;
