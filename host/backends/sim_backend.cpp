@@ -23,7 +23,14 @@ void SimBackend::onWorker(Job job) {
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t ticket = ++posted_;
   jobs_.emplace_back(ticket, std::move(job));
+  // Both hand-offs wake the other thread only after letting go of the lock
+  // it takes first thing: a contended PiMutex goes through the kernel on
+  // both sides (docs/performance.md "Host overhead ...").
+  const uint32_t epoch = finished_.epoch();
+  lock.unlock();
   wake_.wake();
+  finished_.waitUntil(epoch, std::nullopt);  // may end early: checked below
+  lock.lock();
   fabric::waitLocked(finished_, lock, std::nullopt, [&] { return completed_ >= ticket; });
   if (jobError_) {
     std::exception_ptr e = jobError_;
@@ -71,7 +78,19 @@ void SimBackend::workerLoop() {
       jobError_ = error;
       observe(harness);
       completed_ = ticket;
-      finished_.wake();
+      if (jobs_.empty() && !running_ && !shutdown_) {
+        // Nothing else to do: sleep right after the wake-up, without taking
+        // the lock the woken caller wants.
+        const uint32_t epoch = wake_.epoch();
+        lock.unlock();
+        finished_.wake();
+        wake_.waitUntil(epoch, std::nullopt);
+        lock.lock();
+      } else {
+        lock.unlock();
+        finished_.wake();
+        lock.lock();
+      }
       continue;
     }
     if (shutdown_) return;

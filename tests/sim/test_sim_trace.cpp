@@ -406,7 +406,11 @@ TEST(SimTrace, NoOrAMisalignedTraceAddrWritesNothing) {
 // host reads it after every stop and joins the parts into the trace of an
 // uninterrupted run.
 TEST(SimTrace, PreemptedStartsJoinToTheUninterruptedTrace) {
-  const Asm a = counterLoop(4000);
+  // Long enough (200,000 cycles, about 0.1 s of simulation) that the
+  // driver's first 200 us poll comes before the end even when its thread
+  // waits for a CPU on a loaded machine: with 4,000 iterations the run
+  // sometimes ended unpreempted.
+  const Asm a = counterLoop(100000);
   const Both whole = runBoth(a);
   SimBackend sim(smallSim());
   Result<DeviceProgram> program = DeviceProgram::load(sim, a.code, {}, 256);
