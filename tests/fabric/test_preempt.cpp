@@ -70,6 +70,16 @@ void expectSameRun(const Outcome& got, const Outcome& want) {
   EXPECT_EQ(got.report.haltPc, want.report.haltPc);
 }
 
+// Resumes p's preempted run to its end and expects the uninterrupted
+// run's result (256 bytes of data).
+void expectResumedRunIsExact(CoreDriver& driver, DeviceProgram& p, const Outcome& reference) {
+  Result<RunReport> rest = driver.run(p.resumed(), {});
+  ASSERT_TRUE(rest.isOk());
+  Outcome got{*rest, std::vector<uint8_t>(256)};
+  ASSERT_TRUE(p.readData(0, got.data.data(), 256).isOk());
+  expectSameRun(got, reference);
+}
+
 // Runs to completion, resuming after every PREEMPTED / SLICE_END; `limits`
 // apply to every start. Returns the final outcome and counts the stops.
 Outcome runResuming(HlsBackend& backend, const Asm& a, const std::vector<uint8_t>& image, uint64_t dataBytes,
@@ -129,11 +139,7 @@ TEST(Preemption, AnotherExecutionMayRunBetweenPreemptAndResume) {
   const Outcome other = runOn(backend, counterLoop(5000).code, {}, 64);  // its own context area
   EXPECT_CORE_STATUS(other, isa::kStatusDONE);
 
-  Result<RunReport> rest = driver.run(p->resumed(), {});
-  ASSERT_TRUE(rest.isOk());
-  Outcome got{*rest, std::vector<uint8_t>(256)};
-  ASSERT_TRUE(p->readData(0, got.data.data(), 256).isOk());
-  expectSameRun(got, reference);
+  expectResumedRunIsExact(driver, *p, reference);
 }
 
 // Issue 15: a stop the scheduler requested before the start (its PREEMPT
@@ -162,11 +168,7 @@ TEST(Preemption, AStopRequestedBeforeTheStartStopsTheCoreAtItsFirstBoundary) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
   EXPECT_EQ(backend.readRegister(isa::kRegPREEMPT), 0u);  // cleared by the stop
 
-  Result<RunReport> rest = driver.run(p->resumed(), {});
-  ASSERT_TRUE(rest.isOk());
-  Outcome got{*rest, std::vector<uint8_t>(256)};
-  ASSERT_TRUE(p->readData(0, got.data.data(), 256).isOk());
-  expectSameRun(got, reference);
+  expectResumedRunIsExact(driver, *p, reference);
 }
 
 // Without a request for this run, a stale PREEMPT on the idle core (a
