@@ -173,6 +173,7 @@ module nnfab_core (
   // control slave's window, or written to TRACE_ADDR while the sequencer
   // waits in S_FINISH (through the data port's write queue).
   logic tr_event, tr_taken, tr_backedge, tr_cycle, tr_finish, tr_hold, r_dumping, r_sq_push;
+  logic tr_issue, tr_cancel, tr_revert;
   logic [63:0] r_sq_addr, r_sq_strb;
   logic [511:0] r_sq_data;
   logic [12:0] tr_pc;
@@ -194,6 +195,9 @@ module nnfab_core (
       .ev_cycle(cycles[47:0]),
       .cyc_valid(tr_cycle),
       .cyc_class(tr_class),
+      .cyc_issue(tr_issue),
+      .cyc_cancel(tr_cancel),
+      .cyc_revert(tr_revert),
       .rd_index(s_axi_control_araddr[10:3]),
       .rd_entry(trace_entry),
       .count(trace_count),
@@ -572,6 +576,9 @@ module nnfab_core (
       .tr_pc(tr_pc),
       .tr_cycle(tr_cycle),
       .tr_class(tr_class),
+      .tr_issue(tr_issue),
+      .tr_cancel(tr_cancel),
+      .tr_revert(tr_revert),
       .tr_finish(tr_finish),
       .tr_hold(tr_hold)
   );

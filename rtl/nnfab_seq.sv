@@ -103,6 +103,9 @@ module nnfab_seq (
     output logic [12:0]   tr_pc,
     output logic          tr_cycle,
     output logic [2:0]    tr_class,
+    output logic          tr_issue,   // S_RUN: CYCLES is sampled as cycles_at_issue
+    output logic          tr_cancel,  // S_MEMFAULT: the faulting load/store's cycle leaves CYCLES
+    output logic          tr_revert,  // a TENSOR fault: CYCLES goes back to cycles_at_issue
     // the ring's dump at the stop: S_FINISH waits while tr_hold (the ring
     // writes its entries to TRACE_ADDR; CYCLES no longer counts)
     output logic          tr_finish,
@@ -848,6 +851,11 @@ module nnfab_seq (
   assign tr_pc = pc[12:0];
   assign tr_cycle = count_cycle && state != S_LOAD;
   assign tr_finish = state == S_FINISH;
+  // The cycles CYCLES gives back at a fault (see the registers below) leave
+  // the class counters too.
+  assign tr_issue = state == S_RUN;
+  assign tr_cancel = state == S_MEMFAULT;
+  assign tr_revert = state == S_TENSOR && !bus_error && t_done && t_fault;
   always_comb begin
     if (cls == NNFAB_CLASS_TENSOR) tr_class = 3'd4;
     else if (cls == NNFAB_CLASS_BRCMP || tr_ctrl_branch) tr_class = 3'd3;

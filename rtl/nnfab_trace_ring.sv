@@ -5,6 +5,12 @@
 // further events only count in TRACE_DROPPED. Every cycle counted in CYCLES
 // after the program load also counts in the counter of the executing
 // instruction's class. Everything is zeroed when a start is accepted.
+// A faulting instruction costs no cycles (the sequencer puts CYCLES back to
+// its value at the issue), so its class gives them back too: the cycle of a
+// load/store found outside the region is not counted (cyc_cancel, the
+// sequencer's S_MEMFAULT), and a faulting TENSOR instruction puts the TENSOR
+// counter back to its value at the issue (cyc_revert). The classes always
+// add up to CYCLES minus the program load, as on the HLS core.
 //
 // Off the sequencer's paths: the events and cycle classes arrive registered
 // by one stage here, so the ring adds no logic after the sequencer's late
@@ -42,6 +48,9 @@ module nnfab_trace_ring (
     // a cycle counted in CYCLES (program load excluded) and its class
     input  logic          cyc_valid,
     input  logic [2:0]    cyc_class,    // 0 CTRL, 1 MEM, 2 SALU, 3 BRANCH, 4 TENSOR
+    input  logic          cyc_issue,    // the sequencer issues (S_RUN): CYCLES is kept for a fault
+    input  logic          cyc_cancel,   // S_MEMFAULT: the last counted cycle (the fault's) does not count
+    input  logic          cyc_revert,   // a TENSOR instruction faults: its cycles do not count
     // host side (control slave)
     input  logic [7:0]    rd_index,
     output logic [63:0]   rd_entry,
@@ -70,6 +79,12 @@ module nnfab_trace_ring (
   logic [63:0] word_q;
   logic cyc_q;
   logic [2:0] class_q;
+  // The TENSOR counter as it was when the instruction in execute issued:
+  // sampled a cycle after each issue cycle (issue_q), when the counter holds
+  // every cycle before the issue, and restored a cycle after a tensor fault
+  // (revert_q), which also drops that cycle's registered increment.
+  logic issue_q, revert_q;
+  logic [63:0] tensor_at_issue;
   logic [8:0] fill;  // entries held, 0..DEPTH
   logic full;
   logic we;
@@ -141,12 +156,16 @@ module nnfab_trace_ring (
       enable <= 1'b0;
       ev_q <= 1'b0;
       cyc_q <= 1'b0;
+      issue_q <= 1'b0;
+      revert_q <= 1'b0;
       fill <= '0;
       dropped <= '0;
     end else if (start) begin
       enable <= start_trace;
       ev_q <= 1'b0;
       cyc_q <= 1'b0;
+      issue_q <= 1'b0;
+      revert_q <= 1'b0;
       fill <= '0;
       dropped <= '0;
     end else begin
@@ -154,6 +173,8 @@ module nnfab_trace_ring (
       word_q <= {1'b0, ev_backedge, ev_taken, ev_pc, ev_cycle};
       cyc_q <= enable && cyc_valid;
       class_q <= cyc_class;
+      issue_q <= enable && cyc_issue;
+      revert_q <= enable && cyc_revert;
       if (ev_q) begin
         if (full) dropped <= dropped + 32'd1;
         else fill <= fill + 9'd1;
@@ -196,12 +217,18 @@ module nnfab_trace_ring (
     end
   end
 
+  localparam int TENSOR = 4;
+  always_ff @(posedge clk) begin
+    if (issue_q) tensor_at_issue <= class_cycles[TENSOR*64+:64];
+  end
+
   generate
     for (genvar k = 0; k < CLASSES; k++) begin : g_class
       localparam logic [2:0] K = k;
       always_ff @(posedge clk) begin
         if (rst || start) class_cycles[k*64+:64] <= '0;
-        else if (cyc_q && class_q == K) class_cycles[k*64+:64] <= inc64(class_cycles[k*64+:64]);
+        else if (k == TENSOR && revert_q) class_cycles[k*64+:64] <= tensor_at_issue;
+        else if (cyc_q && !cyc_cancel && class_q == K) class_cycles[k*64+:64] <= inc64(class_cycles[k*64+:64]);
       end
     end
   endgenerate
