@@ -23,9 +23,10 @@
 namespace nnfab::fabric::test {
 namespace {
 
-Outcome runTraced(FabricBackend& backend, const Asm& a, uint64_t dataBytes, bool trace) {
+Outcome runTraced(FabricBackend& backend, const Asm& a, uint64_t dataBytes, bool trace,
+                  const std::vector<uint8_t>& image = {}) {
   Outcome out;
-  Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, {}, dataBytes);
+  Result<DeviceProgram> program = DeviceProgram::load(backend, a.code, image, dataBytes);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return out;
   if (trace) {
@@ -645,16 +646,8 @@ TEST(SimTrace, RandomProgramsTraceAlikeOnBothCores) {
     const RandomProgram p = randomProgram(rng, o);
     Outcome out[2];
     FabricBackend* backends[2] = {&hls, &sim};
-    for (int b = 0; b < 2; ++b) {
-      Result<DeviceProgram> program = DeviceProgram::load(*backends[b], p.a.code, p.image, p.dataBytes);
-      ASSERT_TRUE(program.isOk()) << program.status().message();
-      LoadedProgram loaded = program->loaded();
-      loaded.trace = true;
-      CoreDriver driver(*backends[b]);
-      Result<RunReport> report = driver.run(loaded, {});
-      ASSERT_TRUE(report.isOk()) << report.status().message();
-      out[b].report = *report;
-    }
+    for (int b = 0; b < 2; ++b) out[b] = runTraced(*backends[b], p.a, p.dataBytes, true, p.image);
+    if (HasFailure()) break;
     const std::string what = "program " + std::to_string(i);
     const RunReport& h = out[0].report;
     const RunReport& r = out[1].report;
@@ -705,14 +698,7 @@ TEST(SimTrace, AFaultingTensorInstructionLeavesNoCyclesInAnyClass) {
     RunReport out[2];
     FabricBackend* backends[2] = {&hls, &sim};
     for (int b = 0; b < 2; ++b) {
-      Result<DeviceProgram> program = DeviceProgram::load(*backends[b], a.code, image, image.size());
-      ASSERT_TRUE(program.isOk()) << program.status().message();
-      LoadedProgram loaded = program->loaded();
-      loaded.trace = true;
-      CoreDriver driver(*backends[b]);
-      Result<RunReport> report = driver.run(loaded, {});
-      ASSERT_TRUE(report.isOk()) << report.status().message();
-      out[b] = *report;
+      out[b] = runTraced(*backends[b], a, image.size(), true, image).report;
       const std::string on = what + " on " + std::string(backends[b]->name());
       EXPECT_EQ(out[b].coreStatus, isa::kStatusACCESS_FAULT) << on;
       ASSERT_TRUE(out[b].trace.has_value()) << on;
