@@ -188,6 +188,10 @@ module nnfab_tensor_elem #(
   logic [IW-1:0] cur[3], p0[3], p1[3], p2[3];  // index now, and at the start of each dimension's row
   logic [31:0] r1, r2, r3, dm1, dm2, dm3, wleft;
   logic dm3_small;  // dm3 < 16
+  // r1 != 0 and r2 != 0, and the same of dm1 and dm2, kept as flip-flops:
+  // the row select below starts at them instead of at a 32-bit zero test
+  // (r1 -> zero test -> row -> ds was 17 cells in a whole-core run).
+  logic r1_nz, r2_nz, dm1_nz, dm2_nz;
   // W1: the element addresses.
   logic w1_v;
   logic [63:0] addr[3], addr_q[3];
@@ -317,8 +321,8 @@ module nnfab_tensor_elem #(
     assign cur_lo = cur[g][3:0] + (st1[g] ? gn[3:0] : 4'd0);
     assign cur_hi1 = inc36(cur[g][IW-1:4]);
     assign step = {carry ? cur_hi1 : cur[g][IW-1:4], cur_lo};
-    assign row = r2 != 32'd0 ? add_cs(p2[g], stride[g][2]) :
-        r1 != 32'd0 ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
+    assign row = r2_nz ? add_cs(p2[g], stride[g][2]) :
+        r1_nz ? add_cs(p1[g], stride[g][1]) : add_cs(p0[g], stride[g][0]);
     assign nxt[g] = !rowend ? (wide ? step : add_cs(cur[g], stride[g][3])) : row;
     assign row_next[g] = row;
     // The word in its beat of the next group's first element, and the
@@ -705,6 +709,10 @@ module nnfab_tensor_elem #(
           r3 <= dim3 - 32'd1;
           dm1 <= dim1 - 32'd1;
           dm2 <= dim2 - 32'd1;
+          r1_nz <= dim1 != 32'd1;
+          r2_nz <= dim2 != 32'd1;
+          dm1_nz <= dim1 != 32'd1;
+          dm2_nz <= dim2 != 32'd1;
           dm3 <= dim3 - 32'd1;
           dm3_small <= dim3 - 32'd1 < 32'd16;
           fp_q <= fp;
@@ -771,9 +779,9 @@ module nnfab_tensor_elem #(
             // the group's size (tg, carry) off these registers' inputs
             // (ds -> tg -> nxt -> p0 was 17 cells with the FP lanes).
             if (rowend) begin
-              if (r2 != 32'd0) begin
+              if (r2_nz) begin
                 p2[s] <= row_next[s];
-              end else if (r1 != 32'd0) begin
+              end else if (r1_nz) begin
                 p1[s] <= row_next[s];
                 p2[s] <= row_next[s];
               end else begin
@@ -788,11 +796,19 @@ module nnfab_tensor_elem #(
             r3 <= r3_in;
           end else begin
             r3 <= dm3;
-            if (r2 != 32'd0) r2 <= r2 - 32'd1;
-            else begin
+            if (r2_nz) begin
+              r2 <= r2 - 32'd1;
+              r2_nz <= r2 != 32'd1;
+            end else begin
               r2 <= dm2;
-              if (r1 != 32'd0) r1 <= r1 - 32'd1;
-              else r1 <= dm1;
+              r2_nz <= dm2_nz;
+              if (r1_nz) begin
+                r1 <= r1 - 32'd1;
+                r1_nz <= r1 != 32'd1;
+              end else begin
+                r1 <= dm1;
+                r1_nz <= dm1_nz;
+              end
             end
           end
         end
