@@ -5,6 +5,7 @@
 //   nnfab_diff_long_run --seed S --count 1 --verbose
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -74,7 +75,25 @@ TEST(RandomModels, AgreeOnAnHlsDeviceThatInterpretsEveryMixedIfAndWhile) {
 // FULLY_CONNECTED) reach the fabric of every device whose FEATURES say
 // FLOAT32 and FC (hls, and sim since the RTL core's FP units are wired):
 // AgreeOnEveryDevice then compares them bit for bit with cpu.
-uint64_t float32OperationsOnFabric(const Device& device, const Model& model, uint64_t* fullyConnected) {
+// `wideRows` counts the operations FLOAT32 wide mode takes (docs/isa.md,
+// tensor_float_wide: ADD, SUB, MUL, MAXIMUM, MINIMUM, ABS, NEG on 4-byte
+// elements, innermost strides 1 or 0, which every NNAPI broadcast is) with
+// output rows longer than the engine's 8 FP lanes, so that a row takes
+// several groups and lanes 1-7 compute on values the cpu checks.
+bool takesFloatWideGroups(const Subgraph& sg, const Operation& operation) {
+  switch (operation.type) {
+    case OperationType::ADD: case OperationType::SUB: case OperationType::MUL:
+    case OperationType::MAXIMUM: case OperationType::MINIMUM: case OperationType::ABS: case OperationType::NEG:
+      break;
+    default:
+      return false;
+  }
+  const Operand& out = sg.operands[operation.outputs[0]];
+  return out.type == OperandType::TENSOR_FLOAT32 && !out.dimensions.empty() && out.dimensions.back() > 8;
+}
+
+uint64_t float32OperationsOnFabric(const Device& device, const Model& model, uint64_t* fullyConnected,
+                                   uint64_t* wideRows) {
   const runtime::Plan plan = device.partition(model);
   uint64_t n = 0;
   for (uint32_t s = 0; s < plan.subgraphs.size(); ++s) {
@@ -88,6 +107,7 @@ uint64_t float32OperationsOnFabric(const Device& device, const Model& model, uin
         for (uint32_t k : operation.inputs) float32 |= sg.operands[k].type == OperandType::TENSOR_FLOAT32;
         n += float32;
         *fullyConnected += operation.type == OperationType::FULLY_CONNECTED;
+        *wideRows += takesFloatWideGroups(sg, operation);
       }
     }
   }
@@ -98,18 +118,23 @@ TEST(RandomModels, Float32SeedsRunOnTheFabricWhereFeaturesSayFloat32) {
   const Device* hls = findDevice("hls");
   if (hls == nullptr) GTEST_SKIP() << "no hls device";
   const Device* sim = findDevice("sim");
-  uint64_t onHls = 0, fcOnHls = 0, onSim = 0, fcOnSim = 0;
+  uint64_t onHls = 0, fcOnHls = 0, wideOnHls = 0, onSim = 0, fcOnSim = 0, wideOnSim = 0;
   for (uint64_t seed = 3; seed < 400; seed += 4) {
     const differential::Case c = differential::makeCase(seed);
-    onHls += float32OperationsOnFabric(*hls, c.model, &fcOnHls);
-    if (sim != nullptr) onSim += float32OperationsOnFabric(*sim, c.model, &fcOnSim);
+    onHls += float32OperationsOnFabric(*hls, c.model, &fcOnHls, &wideOnHls);
+    if (sim != nullptr) onSim += float32OperationsOnFabric(*sim, c.model, &fcOnSim, &wideOnSim);
   }
   EXPECT_GT(onHls, 50u);
   EXPECT_GT(fcOnHls, 5u);
+  EXPECT_GE(wideOnHls, 5u) << "the float seeds must give FLOAT32 wide mode rows of several groups";
   if (sim != nullptr) {
     EXPECT_GT(onSim, 50u) << "sim's FEATURES say FLOAT32: its FLOAT32 operations belong on the fabric";
     EXPECT_GT(fcOnSim, 5u) << "sim's FEATURES say FC";
+    EXPECT_GE(wideOnSim, 5u) << "the float seeds must give FLOAT32 wide mode rows of several groups on sim";
   }
+  std::printf("FLOAT32 operations on the fabric: hls %llu (wide rows %llu), sim %llu (wide rows %llu)\n",
+              static_cast<unsigned long long>(onHls), static_cast<unsigned long long>(wideOnHls),
+              static_cast<unsigned long long>(onSim), static_cast<unsigned long long>(wideOnSim));
 }
 
 // Executions from several threads at once, of different models and of one
