@@ -26,7 +26,7 @@ DeviceCapabilities fabricCapabilities(double clockMhz);
 // hls and sim: `nnfab bench --device D --only host`, host.fabric_step_us
 // (median of a one-ADD step through FabricEngine on this project's VM).
 inline constexpr double kHlsFabricStepNs = 1400.0;
-inline constexpr double kSimFabricStepNs = 400000.0;
+inline constexpr double kSimFabricStepNs = 130000.0;
 // A card: one single kernel launch, the lower end of "50us~100us"
 // (docs/bench.md "Launch costs"); a dependent step cannot be pipelined.
 inline constexpr double kXrtFabricStepNs = 50000.0;
