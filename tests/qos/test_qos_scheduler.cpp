@@ -243,6 +243,7 @@ TEST(QosScheduler, AGrantWakesOnlyTheStepItChose) {
   ASSERT_TRUE(scheduler.acquire(holder).isOk());
   constexpr size_t kWaiters = 4;
   std::vector<std::unique_ptr<FabricScheduler::Ticket>> tickets;
+  tickets.reserve(kWaiters);  // the threads read their slot: no reallocation under them (TSan)
   std::array<std::atomic<pid_t>, kWaiters> tasks{};
   std::array<std::atomic<bool>, kWaiters> granted{};
   std::vector<std::thread> threads;
