@@ -373,10 +373,19 @@ module nnfab_tensor_fc (
   logic [63:0] wr_addr;
   logic [15:0] wr_words;
   logic [7:0] wr_unit[16];  // the unit of word w within the wave
+  // Per word w of a beat, taken when the wave's writes begin (C_DRAIN ->
+  // C_WRITE; c_out stays put until the wave is written): its unit's place in
+  // the slot, (w - off) mod 16, and whether it is written by beat B (w <
+  // off). The unit is then a concatenation instead of an add on c_out's
+  // bits: c_out -> add -> compare with c_n -> wr_step -> cstate was 17 cells
+  // in a whole-core run.
+  logic [3:0] wr_lo[16];
+  logic [15:0] wr_in_b;
+  logic wr_off_nz;  // o_off != 0: the wave's beats are not aligned
   always_comb begin
     for (int w = 0; w < 16; w++) begin
-      wr_unit[w] = {1'b0, wr_s, 4'd0} + {4'd0, 4'(w) - o_off};
-      wr_words[w] = (wr_b ? 4'(w) < o_off : 4'(w) >= o_off) && wr_unit[w] < c_n;
+      wr_unit[w] = {1'b0, wr_s, wr_lo[w]};
+      wr_words[w] = (wr_b ? wr_in_b[w] : !wr_in_b[w]) && wr_unit[w] < c_n;
     end
     for (int w = 0; w < 16; w++) sq_strb[w*4+:4] = {4{wr_words[w]}};
   end
@@ -557,12 +566,17 @@ module nnfab_tensor_fc (
           wr_s <= 3'd0;
           wr_b <= 1'b0;
           wr_addr <= {c_out[63:6], 6'd0};
+          for (int w = 0; w < 16; w++) begin
+            wr_lo[w] <= 4'(w) - o_off;
+            wr_in_b[w] <= 4'(w) < o_off;
+          end
+          wr_off_nz <= o_off != 4'd0;
           cstate <= C_WRITE;
         end
         C_WRITE:
         if (wr_step) begin
           // next (slot, beat): beat B only when the output is not aligned
-          if (!wr_b && o_off != 4'd0) begin
+          if (!wr_b && wr_off_nz) begin
             wr_b <= 1'b1;
             wr_addr <= add64(wr_addr, 32'd64);
           end else begin
