@@ -87,8 +87,8 @@ Status CoreDriver::prepareTrace() {
   // The first profiled run's entries go into a buffer allocated and written
   // here, not in the run: in a fresh process that allocation was where the
   // heap grew (a brk call and a page fault, several us of a short step's
-  // time; docs/performance.md "One-shot profiling cost located"). A later
-  // preparation refills it when a run took it.
+  // time; docs/performance.md "Profiling cost in fresh processes, located").
+  // A later preparation refills it when a run took it.
   if (spareEntries_.capacity() == 0) {
     spareEntries_.assign(isa::kTRACE_DEPTH, 0);
     spareEntries_.clear();
