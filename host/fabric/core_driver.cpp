@@ -84,6 +84,15 @@ CoreDriver::~CoreDriver() {
 
 Status CoreDriver::prepareTrace() {
   std::lock_guard<PiMutex> lock(mutex_);
+  // The first profiled run's entries go into a buffer allocated and written
+  // here, not in the run: in a fresh process that allocation was where the
+  // heap grew (a brk call and a page fault, several us of a short step's
+  // time; docs/performance.md "Profiling cost in fresh processes, located").
+  // A later preparation refills it when a run took it.
+  if (spareEntries_.capacity() == 0) {
+    spareEntries_.assign(isa::kTRACE_DEPTH, 0);
+    spareEntries_.clear();
+  }
   return prepareTraceLocked();
 }
 
@@ -93,8 +102,13 @@ Status CoreDriver::prepareTraceLocked() {
   // bytes, of which only the first kTraceAreaBytes are ever touched): what
   // is written here must not also be the first touch of a page a run's
   // own memory lands on later (a step's program, the heap), which would
-  // make profiled runs cheaper than unprofiled ones by a page fault.
-  Result<DeviceAddress> area = backend_.allocate(kTracePages);
+  // make profiled runs cheaper than unprofiled ones by a page fault. The
+  // area comes from the top of the device memory, so that it does not move
+  // where the steps' programs and data land either: taken from the bottom,
+  // it pushed them off the image's first page (already touched when the
+  // image was reserved) onto a fresh one, and a fresh process's profiled
+  // run paid that page's fault when it loaded its program.
+  Result<DeviceAddress> area = backend_.allocateHigh(kTracePages);
   if (!area.isOk()) return std::move(area).takeStatus().withContext("allocating the trace area");
   // Written once here: on hls the device image's pages are the process's
   // own, faulted in on first touch (a fresh process's first profiled run
@@ -282,7 +296,9 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   const bool dumpFailed = report.coreStatus == isa::kStatusBUS_ERROR && traceArea != 0 &&
                           report.faultInfo - static_cast<uint32_t>(traceArea) < kTraceAreaBytes;
   if (trace && !dumpFailed) {
-    report.trace = traceReadout.finish(finish, backend_, traceArea == traceArea_ ? traceBuffer_.get() : nullptr);
+    report.trace = traceArea == traceArea_
+                       ? traceReadout.finish(finish, backend_, traceBuffer_.get(), &spareEntries_)
+                       : traceReadout.finish(finish, backend_);
   }
   report.wallTime = steady_clock::now() - start;
 

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
@@ -96,8 +97,14 @@ class CoreDriver {
   // into, both written once so that no run pays their first touch. One
   // area serves every run of this driver (it runs one at a time and reads
   // the trace before it returns). Without the area (device memory full)
-  // profiled runs read the ring's window.
+  // profiled runs read the ring's window. Also a buffer for the entries of
+  // the next profiled run's trace (TRACE_DEPTH entries, written once), so
+  // that a one-shot profiled run allocates none; later runs allocate their
+  // own, as a run without preparation does.
   Status prepareTrace();
+  // Whether the buffer prepareTrace set aside for the next profiled run's
+  // entries is still there (for tests).
+  bool traceEntriesPrepared() const { return spareEntries_.capacity() >= isa::kTRACE_DEPTH; }
 
   // A report whenever the core was started (whatever it stopped with); an
   // error when it could not be: a deadline already passed
@@ -122,6 +129,7 @@ class CoreDriver {
   static constexpr uint64_t kTracePages = 8192;  // >= kTraceAreaBytes + a page: see prepareTraceLocked
   DeviceAddress traceArea_ = 0;                  // prepareTrace; 0: none (yet)
   std::unique_ptr<uint64_t[]> traceBuffer_;      // the readout's copy of the area (kTraceAreaBytes used)
+  std::vector<uint64_t> spareEntries_;           // prepareTrace: the next readout's entries (empty, reserved)
 };
 
 // Cycles the kernel clock ticks in `duration`, rounded up and at least 1 for

@@ -20,7 +20,11 @@ DeviceMemory::DeviceMemory(uint64_t bytes) : size_(bytes / kAlignment * kAlignme
 
 DeviceMemory::~DeviceMemory() { std::free(image_); }
 
-Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) {
+Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) { return allocateAt(bytes, false); }
+
+Result<DeviceAddress> DeviceMemory::allocateHigh(uint64_t bytes) { return allocateAt(bytes, true); }
+
+Result<DeviceAddress> DeviceMemory::allocateAt(uint64_t bytes, bool high) {
   if (bytes > size_) {
     return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                   fmt::format("{} bytes do not fit in the device's {} bytes of memory", bytes, size_));
@@ -35,14 +39,29 @@ Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) {
                     fmt::format("cannot reserve {} bytes of host memory for the device image", size_));
     }
   }
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < need) continue;
-    const uint64_t offset = it->first;
-    const uint64_t rest = it->second - need;
-    free_.erase(it);
-    if (rest != 0) free_.emplace(offset + need, rest);
-    used_.emplace(offset, need);
-    return kBase + offset;
+  if (high) {
+    for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+      if (it->second < need) continue;
+      const uint64_t rest = it->second - need;
+      const uint64_t offset = it->first + rest;  // the block's top end
+      if (rest != 0) {
+        it->second = rest;
+      } else {
+        free_.erase(std::next(it).base());
+      }
+      used_.emplace(offset, need);
+      return kBase + offset;
+    }
+  } else {
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->second < need) continue;
+      const uint64_t offset = it->first;
+      const uint64_t rest = it->second - need;
+      free_.erase(it);
+      if (rest != 0) free_.emplace(offset + need, rest);
+      used_.emplace(offset, need);
+      return kBase + offset;
+    }
   }
   uint64_t freeBytes = 0;
   for (const auto& [offset, size] : free_) freeBytes += size;

@@ -28,6 +28,11 @@ class DeviceMemory {
 
   uint64_t size() const { return size_; }
   Result<DeviceAddress> allocate(uint64_t bytes);
+  // The same from the top of the memory down (the highest free block that
+  // fits, its top end): for a driver's own long-lived buffers, so that
+  // they do not move where the runs' programs and data land (see
+  // FabricBackend::allocateHigh).
+  Result<DeviceAddress> allocateHigh(uint64_t bytes);
   void release(DeviceAddress address);  // unknown addresses are ignored
   Status copyTo(DeviceAddress dst, const void* src, uint64_t bytes);
   Status copyFrom(void* dst, DeviceAddress src, uint64_t bytes);
@@ -41,6 +46,7 @@ class DeviceMemory {
   // The allocation holding [offset, offset + bytes), or nullptr.
   const std::pair<const uint64_t, uint64_t>* findAllocation(uint64_t offset, uint64_t bytes) const;
   Status checkRange(DeviceAddress address, uint64_t bytes, uint64_t* offset) const;
+  Result<DeviceAddress> allocateAt(uint64_t bytes, bool high);
 
   // With priority inheritance: a HIGH step's load and readback take it
   // while ordinary threads (LOW steps, the hls worker) do too, and an

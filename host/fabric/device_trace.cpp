@@ -49,13 +49,16 @@ uint32_t decodeTraceHeader(const uint64_t* header, DeviceTrace& trace) {
   return std::min<uint32_t>(w[isa::kTraceHdrCOUNT], isa::kTRACE_DEPTH);
 }
 
-DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch) const {
+DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch,
+                                 std::vector<uint64_t>* spare) const {
   if (header_ && scratch != nullptr) {
-    // Into the buffer set up ahead, then only the entries held copied out.
+    // Into the buffer set up ahead, then only the entries held copied out
+    // (into the vector reserved ahead, if there is one).
     DeviceTrace trace;
     if (!backend.copyFromDevice(scratch, area_, kTraceAreaBytes)) return readDeviceTrace(backend);
     const uint32_t count = decodeTraceHeader(scratch, trace);
     const uint64_t* first = scratch + isa::kTraceHeaderWords64;
+    if (spare != nullptr && spare->capacity() >= count) trace.entries.swap(*spare);
     trace.entries.assign(first, first + count);
     return trace;
   }
@@ -82,6 +85,7 @@ DeviceTrace TraceReadout::finish(const RegisterBatch& batch, FabricBackend& back
   // The core wrote its entries to the trace area before AP_DONE: one copy.
   // (Should the copy fail, the window below still holds them.)
   if (area != 0) {
+    if (spare != nullptr && spare->capacity() >= count) trace.entries.swap(*spare);
     trace.entries.resize(count);
     if (count == 0 || backend.copyFromDevice(trace.entries.data(), area, uint64_t{count} * sizeof(uint64_t))) {
       return trace;

@@ -54,8 +54,12 @@ class TraceReadout {
   explicit TraceReadout(DeviceAddress area = 0, bool header = false) : area_(area), header_(header && area != 0) {}
   void addTo(RegisterBatch& batch);  // nothing to add with a header
   // scratch: a buffer of kTraceAreaBytes the area may be copied into
-  // (CoreDriver's, touched ahead); nullptr: a buffer of its own.
-  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch = nullptr) const;
+  // (CoreDriver's, touched ahead); nullptr: a buffer of its own. spare: a
+  // vector reserved ahead for the entries (CoreDriver's), taken (left
+  // empty, without capacity) when the entries are copied into it; nullptr
+  // or none reserved: the entries get a vector of their own.
+  DeviceTrace finish(const RegisterBatch& batch, FabricBackend& backend, uint64_t* scratch = nullptr,
+                     std::vector<uint64_t>* spare = nullptr) const;
 
  private:
   DeviceAddress area_ = 0;

@@ -39,6 +39,13 @@ class FabricBackend {
   // 64-byte aligned. RESOURCE_EXHAUSTED_PERSISTENT if bytes can never fit,
   // RESOURCE_EXHAUSTED_TRANSIENT if other allocations are in the way.
   virtual Result<DeviceAddress> allocate(uint64_t bytes) = 0;
+  // The same for a driver's own long-lived buffer (CoreDriver's trace
+  // area), placed where it does not move the later allocations of programs
+  // and data: on a backend whose memory is a host image (HostMemoryBackend)
+  // from the top down, so that a profiled run's program lands on the same
+  // image page as an unprofiled one's (a fresh page would be faulted in
+  // during the run). Elsewhere placement costs nothing: allocate.
+  virtual Result<DeviceAddress> allocateHigh(uint64_t bytes) { return allocate(bytes); }
   virtual void release(DeviceAddress address) = 0;
   // INVALID_ARGUMENT when the range is not inside one allocation.
   virtual Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) = 0;

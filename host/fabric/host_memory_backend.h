@@ -14,6 +14,7 @@ class HostMemoryBackend : public FabricBackend {
  public:
   uint64_t memoryBytes() const override { return memory_.size(); }
   Result<DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
+  Result<DeviceAddress> allocateHigh(uint64_t bytes) override { return memory_.allocateHigh(bytes); }
   void release(DeviceAddress address) override { memory_.release(address); }
   Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
     return memory_.copyTo(dst, src, bytes);

@@ -44,6 +44,31 @@ TEST(DeviceMemory, ExhaustionIsPersistentOnlyWhenTheRequestCanNeverFit) {
   EXPECT_TRUE(m.allocate(4096).isOk());
 }
 
+// allocateHigh (a driver's own buffer, the trace area) takes the top end of
+// the highest free block that fits, so that first-fit allocations after it
+// land where they would without it.
+TEST(DeviceMemory, HighAllocationsLeaveTheBottomToFirstFit) {
+  DeviceMemory m(4096);
+  const DeviceAddress high = *m.allocateHigh(100);  // 128 bytes reserved
+  EXPECT_EQ(high, DeviceMemory::kBase + 4096 - 128);
+  const DeviceAddress low = *m.allocate(1);
+  EXPECT_EQ(low, DeviceMemory::kBase);
+  // Below the first high block, not in the hole first fit would take.
+  EXPECT_EQ(*m.allocateHigh(64), high - 64);
+  // Exactly the rest: the free block is used up, from either end.
+  EXPECT_EQ(*m.allocateHigh(4096 - 128 - 64 - 64), low + 64);
+  const Result<DeviceAddress> full = m.allocateHigh(64);
+  ASSERT_FALSE(full.isOk());
+  EXPECT_EQ(full.status().code(), ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT);
+  EXPECT_EQ(m.allocateHigh(4097).status().code(), ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT);
+  // Released, high blocks coalesce with the rest as any other.
+  m.release(high);
+  m.release(high - 64);
+  m.release(low + 64);
+  m.release(low);
+  EXPECT_EQ(*m.allocate(4096), DeviceMemory::kBase);
+}
+
 TEST(DeviceMemory, CopiesMustStayInsideOneAllocation) {
   DeviceMemory m(4096);
   const DeviceAddress a = *m.allocate(100);  // 128 bytes reserved

@@ -775,18 +775,27 @@ TEST(SimTrace, AnErrorResponseInsideMemoryToTheDumpIsReported) {
 
 // A driver prepared for profiling (CoreDriver::prepareTrace) has its trace
 // area before any run, and profiled runs without an area of their own use
-// it: the trace is read from it, and no run allocates device memory.
+// it: the trace is read from it, and no run allocates device memory. The
+// area does not move where later programs and data land (it comes from
+// the top of the memory), and the first profiled run's entries go into the
+// buffer prepareTrace reserved (their capacity is a full ring's), not into
+// one the run allocates.
 TEST(SimTrace, APreparedDriverReadsEveryRunFromItsOwnArea) {
   backends::HlsBackend hls(smallDevice());
   SimBackend sim(smallSim());
   for (FabricBackend* backend : {static_cast<FabricBackend*>(&hls), static_cast<FabricBackend*>(&sim)}) {
     Result<DeviceProgram> program = DeviceProgram::load(*backend, counterLoop(30).code, {}, 256);
     ASSERT_TRUE(program.isOk());
+    Result<DeviceAddress> unprepared = backend->allocate(64);
+    ASSERT_TRUE(unprepared.isOk());
+    backend->release(*unprepared);
     CoreDriver driver(*backend);
+    EXPECT_FALSE(driver.traceEntriesPrepared());
     ASSERT_TRUE(driver.prepareTrace().isOk());
-    // First fit: the driver's area is below the probe, allocated after it.
+    EXPECT_TRUE(driver.traceEntriesPrepared());
     Result<DeviceAddress> probe = backend->allocate(64);
     ASSERT_TRUE(probe.isOk());
+    EXPECT_EQ(*probe, *unprepared) << backend->name() << ": the trace area moved the next allocation";
     backend->release(*probe);
     LoadedProgram loaded = program->loaded();
     loaded.trace = true;
@@ -795,6 +804,11 @@ TEST(SimTrace, APreparedDriverReadsEveryRunFromItsOwnArea) {
       ASSERT_TRUE(report.isOk());
       ASSERT_TRUE(report->trace.has_value());
       EXPECT_EQ(report->trace->entries.size(), 31u) << backend->name();
+      if (k == 0) {
+        EXPECT_GE(report->trace->entries.capacity(), size_t{isa::kTRACE_DEPTH})
+            << backend->name() << ": the first run's entries are not in the prepared buffer";
+        EXPECT_FALSE(driver.traceEntriesPrepared()) << backend->name() << ": the run did not take it";
+      }
       Result<DeviceAddress> again = backend->allocate(64);
       ASSERT_TRUE(again.isOk());
       EXPECT_EQ(*again, *probe) << backend->name() << ": a run kept device memory";
@@ -802,7 +816,11 @@ TEST(SimTrace, APreparedDriverReadsEveryRunFromItsOwnArea) {
     }
     const uint64_t traceAddr = readRegister64(*backend, isa::kRegTRACE_ADDR);
     EXPECT_NE(traceAddr, 0u);
-    EXPECT_LT(traceAddr, *probe) << backend->name() << ": allocated by prepareTrace, before the probe";
+    EXPECT_GT(traceAddr, *probe) << backend->name() << ": allocated by prepareTrace, at the top";
+    // A later preparation (another model prepared for profiling) sets a
+    // buffer aside again.
+    ASSERT_TRUE(driver.prepareTrace().isOk());
+    EXPECT_TRUE(driver.traceEntriesPrepared());
   }
 }
 
