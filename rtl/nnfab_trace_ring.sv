@@ -206,21 +206,10 @@ module nnfab_trace_ring (
       fill <= '0;
       dropped <= '0;
     end else begin
-      // word_q and class_q are read only with ev_q and cyc_q, which are
-      // taken with ev_valid and cyc_valid: in simulation copied only then
-      // (docs/sim.md "Speed").
       ev_q <= enable && ev_valid;
-`ifdef SYNTHESIS
       word_q <= {1'b0, ev_backedge, ev_taken, ev_pc, ev_cycle};
-`else
-      if (ev_valid) word_q <= {1'b0, ev_backedge, ev_taken, ev_pc, ev_cycle};
-`endif
       cyc_q <= enable && cyc_valid;
-`ifdef SYNTHESIS
       class_q <= cyc_class;
-`else
-      if (cyc_valid) class_q <= cyc_class;
-`endif
       issue_q <= enable && cyc_issue;
       revert_q <= enable && cyc_revert;
       if (ev_q) begin
