@@ -298,6 +298,20 @@ module nnfab_core (
   logic w_unused_rd_ready, w_unused_r_valid, w_unused_r_error, w_unused_sq_full;
   logic d_unused_aw_ready, d_unused_w_ready;
 
+  // The write queue's data: taken by the port only with sq_push, which
+  // only the selected source raises. In simulation the 512 bits are copied
+  // only when a source pushes (the sources are computed from top-level
+  // inputs, so this multiplexer was evaluated three times per cycle);
+  // the hardware is the plain multiplexer (docs/sim.md "Speed").
+`ifndef SYNTHESIS
+  logic [511:0] p_sq_data;
+  /* verilator lint_off LATCH */
+  always_comb
+    if (s_sq_push) p_sq_data = s_sq_data;
+    else if (r_dumping) p_sq_data = r_sq_data;
+    else if (t_sq_push) p_sq_data = t_sq_data;
+  /* verilator lint_on LATCH */
+`endif
   nnfab_data_port u_port (
       .clk(ap_clk),
       .rst(unit_rst),
@@ -330,7 +344,11 @@ module nnfab_core (
       .r_ready(s_r_ready || t_r_ready),
       .sq_push(s_sq_push || t_sq_push || r_sq_push),
       .sq_addr(s_sq_push ? s_sq_addr : r_dumping ? r_sq_addr : t_sq_addr),
+`ifdef SYNTHESIS
       .sq_data(s_sq_push ? s_sq_data : r_dumping ? r_sq_data : t_sq_data),
+`else
+      .sq_data(p_sq_data),
+`endif
       .sq_strb(s_sq_push ? s_sq_strb : r_dumping ? r_sq_strb : t_sq_strb),
       .sq_full(sq_full),
       .bw_aw_valid(1'b0),

@@ -224,7 +224,17 @@ module nnfab_ctrl_slave (
     end
   end
 
+  // The read value is taken only with ARVALID (do_read). ARADDR is a
+  // top-level input, so a Verilated model evaluates this block at every
+  // evaluation: in simulation it is computed only with ARVALID and keeps
+  // its last value otherwise (docs/sim.md "Speed"); the hardware is the
+  // same block without the `if`.
+`ifdef SYNTHESIS
   always_comb begin
+`else
+  /* verilator lint_off LATCH */
+  always_comb if (arvalid) begin
+`endif
     case (roff)
       NNFAB_REG_AP_CTRL: rd_value = {28'd0, ap_ready, core_idle && !soft_reset, ap_done, ap_start};
       NNFAB_REG_GIE: rd_value = {31'd0, gie};
@@ -271,6 +281,9 @@ module nnfab_ctrl_slave (
     if (r_ring) rd_value = araddr[2] ? trace_entry[63:32] : trace_entry[31:0];
     else if (!r_regs) rd_value = 32'd0;
   end
+`ifndef SYNTHESIS
+  /* verilator lint_on LATCH */
+`endif
 
   // CLASS_CYCLES_CTRL .. CLASS_CYCLES_TENSOR (0x88..0xAF): ten words in a row.
   logic [31:0] class_word;

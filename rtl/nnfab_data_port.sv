@@ -341,13 +341,21 @@ module nnfab_data_port #(
       a_ar_wait <= arvalid && !arready;
       a_aw_wait <= awvalid && !awready;
       a_w_wait <= wvalid && !wready;
-      a_araddr <= araddr;
-      a_arlen <= arlen;
-      a_awaddr <= awaddr;
-      a_awlen <= awlen;
-      a_wdata <= wdata;
-      a_wstrb <= wstrb;
-      a_wlast <= wlast;
+      // The payloads are compared only in the cycle after a wait: copied
+      // only then (a 512-bit copy per port and clock otherwise).
+      if (arvalid && !arready) begin
+        a_araddr <= araddr;
+        a_arlen <= arlen;
+      end
+      if (awvalid && !awready) begin
+        a_awaddr <= awaddr;
+        a_awlen <= awlen;
+      end
+      if (wvalid && !wready) begin
+        a_wdata <= wdata;
+        a_wstrb <= wstrb;
+        a_wlast <= wlast;
+      end
       if (w_fire) a_wbeats <= wlast ? 8'd0 : a_wbeats + 8'd1;
       if (a_ar_wait)
         assert (arvalid && araddr == a_araddr && arlen == a_arlen)

@@ -22,6 +22,7 @@ module nnfab_imem #(
     output logic [63:0]              insn_a,
     output logic [63:0]              insn_b
 );
+`ifdef SYNTHESIS
   logic [511:0] mem[BEATS];
   logic [511:0] rdata_a, rdata_b;
   logic [2:0] word_a, word_b;
@@ -44,4 +45,22 @@ module nnfab_imem #(
   end
   assign insn_a = rdata_a[{word_a, 6'd0}+:64];
   assign insn_b = rdata_b[{word_b, 6'd0}+:64];
+`else
+  // Simulation: the same memory as 64-bit words (docs/sim.md "Speed"). The
+  // block RAM's registered 512-bit read and the word select after it are
+  // one registered 64-bit read here, the same word at the same edge: a
+  // Verilated model otherwise copies two 512-bit words per fetch and
+  // selects from them on every evaluation. Port A reads before the write of
+  // the same edge, as the block RAM's read-first port does.
+  logic [63:0] mem[NNFAB_MAX_PROGRAM_INSTRUCTIONS];
+  logic [$clog2(BEATS)-1:0] beat_a;
+
+  assign beat_a = we ? waddr : pc_a[12:3];
+
+  always_ff @(posedge clk) begin
+    if (we) for (int k = 0; k < BEAT_WORDS; k++) mem[{waddr, k[2:0]}] <= wdata[k*64+:64];
+    if (en) insn_a <= mem[{beat_a, pc_a[2:0]}];
+    if (en) insn_b <= mem[pc_b];
+  end
+`endif
 endmodule

@@ -25,6 +25,7 @@ module nnfab_regfile (
     input  logic [511:0]  bulk_data,
     output logic [1023:0] all          // r0..r31
 );
+`ifdef SYNTHESIS
   // r1..r31 as one flat vector (r0 is not stored): each register's write
   // is its own enable and a small data select, so a write port's data goes
   // through one LUT to the flip-flops instead of the wide write multiplexer
@@ -54,4 +55,36 @@ module nnfab_regfile (
       end
     end
   end
+`else
+  // Simulation: the same registers as an unpacked array (docs/sim.md
+  // "Speed"). A Verilated model writes an array element by its index, where
+  // the flat vector above costs 31 enable tests per clock, and every read
+  // of the flat `all` (six read ports and the sequencer's RD port) copied
+  // the whole 1,024-bit concatenation into a temporary first. The same
+  // registers, writes and priorities: r0 is never written and reads 0, a
+  // clear or a bulk write wins over the write ports, port 1 over port 0.
+  logic [31:0] rf[32];
+
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_read
+      assign v_a[p*32+:32] = ra_a[p*5+:5] == 5'd0 ? 32'd0 : rf[ra_a[p*5+:5]];
+      assign v_b[p*32+:32] = ra_b[p*5+:5] == 5'd0 ? 32'd0 : rf[ra_b[p*5+:5]];
+    end
+    assign all[31:0] = 32'd0;
+    for (genvar r = 1; r < 32; r++) begin : g_all
+      assign all[r*32+:32] = rf[r];
+    end
+  endgenerate
+
+  always_ff @(posedge clk) begin
+    if (clear) begin
+      for (int r = 1; r < 32; r++) rf[r] <= 32'd0;
+    end else if (bulk_we) begin
+      for (int r = 1; r < 32; r++) if (bulk_half == (r >= 16)) rf[r] <= bulk_data[(r & 15)*32+:32];
+    end else begin
+      if (we0 && wa0 != 5'd0) rf[wa0] <= wd0;
+      if (we1 && wa1 != 5'd0) rf[wa1] <= wd1;  // later: wins when both name one register
+    end
+  end
+`endif
 endmodule

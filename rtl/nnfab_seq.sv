@@ -467,10 +467,21 @@ module nnfab_seq (
 `else
   assign save_gate = state == S_SAVE;
 `endif
+  // In simulation the zeros too are written only in S_SAVE (a default
+  // before the `if` stored the 2,048 bits at every evaluation): the image
+  // keeps its last value elsewhere, where nothing reads it.
   logic [2047:0] ctx_image;
+`ifndef SYNTHESIS
+  /* verilator lint_off LATCH */
+`endif
   always_comb begin
+`ifdef SYNTHESIS
     ctx_image = '0;
+`endif
     if (save_gate) begin
+`ifndef SYNTHESIS
+      ctx_image = '0;
+`endif
       ctx_image[NNFAB_CTX_MAGIC*32+:32] = NNFAB_CONTEXT_MAGIC;
       ctx_image[NNFAB_CTX_PC*32+:32] = pc;
       ctx_image[NNFAB_CTX_WD_ARMED*32+:32] = {31'd0, wd_armed};
@@ -482,6 +493,9 @@ module nnfab_seq (
       ctx_image[NNFAB_CTX_REGS*32+:1024] = rf_all;
     end
   end
+`ifndef SYNTHESIS
+  /* verilator lint_on LATCH */
+`endif
 
   // The validity rules of docs/isa.md; r0's word is checked as read (the
   // register file masks r0).
@@ -569,6 +583,13 @@ module nnfab_seq (
   assign t_data_addr = data_addr;
   assign t_data_size = data_size;
 
+  // In simulation sq_data has no zero default: it is read only with
+  // sq_push (the core's write multiplexer, the port's queue), and every
+  // branch that pushes sets it; a default stored 512 bits at each of the
+  // three evaluations per cycle of this block (it reads top-level inputs).
+`ifndef SYNTHESIS
+  /* verilator lint_off LATCH */
+`endif
   always_comb begin
     state_d = state;
     pc_d = pc;
@@ -587,7 +608,9 @@ module nnfab_seq (
     r_ready = 1'b0;
     sq_push = 1'b0;
     sq_addr = {abs_addr[63:6], 6'd0};
+`ifdef SYNTHESIS
     sq_data = '0;
+`endif
     sq_strb = '0;
     drain = 1'b0;
     clear_error = 1'b0;
@@ -835,6 +858,9 @@ module nnfab_seq (
 
     if (stop) state_d = stop_save ? S_SAVE : S_DRAIN;
   end
+`ifndef SYNTHESIS
+  /* verilator lint_on LATCH */
+`endif
 
   // ------------------------------------------------------ trace
   // docs/isa.md "Trace ring": BNZ, BZ, BRCMP and a JMP marked BACKEDGE are

@@ -262,6 +262,7 @@ module nnfab_tensor (
   logic fc_bad, fc_zero, fc_bad_in, fc_zero_in;
   logic [31:0] fc_p[3];
   logic fc_over[3];
+`ifdef SYNTHESIS
   always_comb begin
     fc_bad_in = r_data[(NNFAB_DESC_DIM+3)*32+:32] > 32'd3;
     for (int i = 0; i < 4; i++)
@@ -270,6 +271,23 @@ module nnfab_tensor (
   end
   assign fc_zero_in = r_data[NNFAB_DESC_DIM*32+:32] == 32'd0 || r_data[(NNFAB_DESC_DIM+1)*32+:32] == 32'd0 ||
       r_data[(NNFAB_DESC_DIM+2)*32+:32] == 32'd0;
+`else
+  // Simulation: the same tests, computed only in T_DESC_WAIT, the one
+  // state that reads them (r_data is a top-level input, so they ran at
+  // every evaluation; docs/sim.md "Speed"); they keep their last values
+  // elsewhere.
+  /* verilator lint_off LATCH */
+  always_comb
+    if (state == T_DESC_WAIT) begin
+      fc_bad_in = r_data[(NNFAB_DESC_DIM+3)*32+:32] > 32'd3;
+      for (int i = 0; i < 4; i++)
+        fc_bad_in = fc_bad_in || r_data[(NNFAB_DESC_STRIDE_A+i)*32+:32] != 32'd0 ||
+            r_data[(NNFAB_DESC_STRIDE_B+i)*32+:32] != 32'd0 || r_data[(NNFAB_DESC_STRIDE_C+i)*32+:32] != 32'd0;
+      fc_zero_in = r_data[NNFAB_DESC_DIM*32+:32] == 32'd0 || r_data[(NNFAB_DESC_DIM+1)*32+:32] == 32'd0 ||
+          r_data[(NNFAB_DESC_DIM+2)*32+:32] == 32'd0;
+    end
+  /* verilator lint_on LATCH */
+`endif
 
   logic e_rd_valid, v_rd_valid, e_r_ready, v_r_ready, f_rd_valid, f_r_ready;
   logic [63:0] f_rd_addr;

@@ -105,6 +105,7 @@ module nnfab_trace_ring (
   assign more = hdr || {row, 3'd0} < fill;
   assign hold = enable && base_ok && !dumped;
 
+`ifdef SYNTHESIS
   // Eight banks: one row of all of them is one beat. The window and the
   // dump share the row address (the host reads the window after AP_DONE,
   // the dump is over before it).
@@ -126,12 +127,47 @@ module nnfab_trace_ring (
   endgenerate
   assign rd_entry = beat[{rd_index[2:0], 6'd0}+:64];
 
+`else
+  // Simulation (docs/sim.md "Speed"): the same entries as one array of
+  // TRACE_DEPTH words, entry i at i (bank i % 8, row i / 8 above), and the
+  // dump's beat, header, data and strobes computed only while dumping, the
+  // one time anything reads them (the data port's write queue takes
+  // sq_data and sq_strb only with sq_push, the core's write multiplexer
+  // selects them only with `dumping`). The window's row address reads the
+  // host's ARADDR, a top-level input, so the eight banks' 512-bit row was
+  // read, the header built and the beat selected at every evaluation.
+  logic [63:0] ring[ROWS * BANKS];  // DEPTH entries
+  logic [4:0] row_sel;
+  assign row_sel = dumping ? row[4:0] : rd_index[7:3];
+  always_ff @(posedge clk) begin
+    if (we) ring[fill[7:0]] <= word_q;
+  end
+  assign rd_entry = ring[{row_sel, rd_index[2:0]}];
+
+  logic [511:0] beat, header;
+  /* verilator lint_off LATCH */
+  always_comb
+    if (dumping) begin
+      for (int k = 0; k < BANKS; k++) begin
+        beat[k*64+:64] = ring[{row[4:0], k[2:0]}];
+        sq_strb[k*8+:8] = {8{hdr || {row, k[2:0]} < fill}};
+      end
+      header = '0;
+      header[NNFAB_TRACE_HDR_COUNT*32+:32] = count;
+      header[NNFAB_TRACE_HDR_DROPPED*32+:32] = dropped;
+      header[NNFAB_TRACE_HDR_CLASS_CYCLES*32+:320] = class_cycles;
+      sq_data = hdr ? header : beat;
+    end
+  /* verilator lint_on LATCH */
+`endif
+
   // Beat address TRACE_ADDR + 64 slot: a 7-bit sum, the page above it from
   // base or base + 1 (computed while the program runs): no long carry here.
   logic [6:0] lo_sum;
   assign lo_sum = {1'b0, base[11:6]} + {1'b0, slot};
   assign sq_addr = {lo_sum[6] ? base_hi_p1 : base[63:12], lo_sum[5:0], 6'd0};
 
+`ifdef SYNTHESIS
   // The header beat: the counters the host would read as registers, at the
   // word indices of isa.json trace_header_words (the rest 0). They no
   // longer change once the sequencer is in S_FINISH.
@@ -143,6 +179,7 @@ module nnfab_trace_ring (
     header[NNFAB_TRACE_HDR_CLASS_CYCLES*32+:320] = class_cycles;
   end
   assign sq_data = hdr ? header : beat;
+`endif
   assign sq_push = dumping && more && !sq_full;
 
   // A 64-bit counter in two 32-bit halves (as the sequencer's CYCLES): no
