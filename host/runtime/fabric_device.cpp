@@ -6,6 +6,7 @@
 
 #include "compiler/compiler.h"
 #include "cpu/cpu_executor.h"
+#include "nnfab_isa.h"
 #include "runtime/fabric_performance.h"
 #include "runtime/plan_executor.h"
 #include "validation/validate.h"
@@ -62,6 +63,16 @@ FabricDevice::FabricDevice(std::string name, std::string description, double clo
       handoffs_(handoffs),
       featuresProbe_(std::move(features)),
       engine_(std::make_unique<runtime::FabricEngine>(std::move(factory), options)) {}
+
+FabricDevice::FabricDevice(std::string name, std::string description, double clockMhz,
+                           runtime::FabricEngine::Factory factory, runtime::EngineOptions options,
+                           std::optional<runtime::HandoffCosts> handoffs, FeaturesFromBackend)
+    : FabricDevice(std::move(name), std::move(description), clockMhz, std::move(factory), options, handoffs) {
+  featuresProbe_ = [engine = engine_.get()] {
+    fabric::FabricBackend* backend = engine->backend();
+    return backend != nullptr ? backend->readRegister(isa::kRegFEATURES) : 0u;
+  };
+}
 
 runtime::FabricScheduler::Stats FabricDevice::schedulerStats() const { return engine_->scheduler().stats(); }
 

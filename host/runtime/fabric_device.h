@@ -32,6 +32,15 @@ class FabricDevice final : public Device {
                runtime::FabricEngine::Factory factory, runtime::EngineOptions options = {},
                std::optional<runtime::HandoffCosts> handoffs = std::nullopt,
                std::function<uint32_t()> features = {});
+  // The same, with FEATURES read from the device's own backend, which is
+  // then created (when a model is first checked or partitioned, so at the
+  // latest when it is prepared): a model's first execution does not pay
+  // for making the backend (a Verilated core's construction and reset: ms
+  // on sim), and no second backend is made just to read one register.
+  struct FeaturesFromBackend {};
+  FabricDevice(std::string name, std::string description, double clockMhz,
+               runtime::FabricEngine::Factory factory, runtime::EngineOptions options,
+               std::optional<runtime::HandoffCosts> handoffs, FeaturesFromBackend);
   ~FabricDevice() override;
 
   std::string_view name() const override { return name_; }

@@ -12,7 +12,7 @@ const Device& hlsDevice() {
       isa::kNOMINAL_CLOCK_MHZ,
       [] { return std::make_unique<backends::HlsBackend>(); }, runtime::EngineOptions{},
       runtime::handoffCosts(runtime::kHlsFabricStepNs),
-      [] { return backends::HlsBackend().readRegister(isa::kRegFEATURES); });
+      FabricDevice::FeaturesFromBackend{});
   return device;
 }
 

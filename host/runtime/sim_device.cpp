@@ -47,9 +47,8 @@ const Device& simDevice() {
         return std::make_unique<backends::SimBackend>(options);
       },
       runtime::EngineOptions{}, runtime::handoffCosts(runtime::kSimFabricStepNs),
-      // The RTL's own answer (0 until its FLOAT32 units are wired), from a
-      // model instance of its own: the engine's starts on first execution.
-      [] { return backends::SimBackend(backends::SimBackendOptions{}).readRegister(isa::kRegFEATURES); });
+      // The RTL's own answer, from the engine's model (made then).
+      FabricDevice::FeaturesFromBackend{});
   return device;
 }
 

@@ -259,6 +259,31 @@ TEST(FabricDevice, UnavailableBackendFallsBackToTheCpu) {
                   {int32s({3}, {1, 2, 3}), testing::floats({3}, {1, 2, 3})}, "mixed");
 }
 
+// FEATURES from the device's own backend: the first partition (and so
+// the first preparation) makes the one backend the executions then use; an
+// execution makes none, and no second backend is made for the register.
+TEST(FabricDevice, FeaturesFromTheBackendMakeItAtTheFirstPartitionAndOnlyOnce) {
+  std::atomic<int> made{0};
+  const FabricDevice device(
+      "counted", "hls, backends counted", isa::kNOMINAL_CLOCK_MHZ,
+      [&made] {
+        ++made;
+        return std::make_unique<backends::HlsBackend>();
+      },
+      runtime::EngineOptions{}, runtime::handoffCosts(runtime::kHlsFabricStepNs),
+      FabricDevice::FeaturesFromBackend{});
+  EXPECT_EQ(made.load(), 0) << "making the device makes no backend";
+  const Model model = testing::counterLoop();
+  const runtime::Plan plan = device.partition(model);
+  EXPECT_EQ(made.load(), 1) << "the first partition reads FEATURES from the device's backend";
+  EXPECT_EQ(device.features(), backends::HlsBackend().readRegister(isa::kRegFEATURES));
+  ASSERT_FALSE(plan.main().steps.empty());
+  EXPECT_EQ(plan.main().steps[0].kind, runtime::StepKind::FABRIC);
+  expectSameAsCpu(device, model, {int32s({1}, {10})}, "counter");
+  expectSameAsCpu(device, model, {int32s({1}, {0})}, "counter, no iteration");
+  EXPECT_EQ(made.load(), 1) << "executions use the backend the partition made";
+}
+
 TEST(HlsDevice, LoopTimeoutEndsAnInfiniteFabricLoop) {
   const Model model = testing::infiniteLoop();
   ASSERT_EQ(hls().partition(model).main().steps[0].kind, runtime::StepKind::FABRIC);
