@@ -6,6 +6,49 @@
 #include "sim_harness.h"
 
 namespace nnfab::backends {
+namespace {
+
+// How long each side of a job's hand-off watches for the other on the CPU
+// before sleeping in the kernel: the caller for the job's end, the worker
+// for the next job (an execution is a few jobs in a row, microseconds
+// apart). Asleep, each wake-up of a thread on an idle virtual CPU went
+// through the hypervisor: on the project's idle VM a one-ADD execution's
+// host overhead was 145-152 us, against 34-44 us while other work kept both
+// CPUs awake (docs/performance.md "The sim hand-offs on an idle machine").
+// A spin that fails (the other thread did not get a CPU in time: a loaded
+// machine) turns spinning off for the next kSpinBackoff waits of that side.
+constexpr std::chrono::microseconds kHandOffSpin{50};
+constexpr uint32_t kSpinBackoff = 64;
+// The worker's spin also fails whenever no job follows (the end of an
+// execution), so it backs off for less.
+constexpr uint32_t kWorkerSpinBackoff = 2;
+
+// The core's stop, waited for by the driver: a short run's (a one-ADD step
+// is about 75 us of simulation on the idle VM) is watched for on the CPU.
+constexpr std::chrono::microseconds kDoneSpin{150};
+
+// Watches `word` past `epoch` for up to `spin` unless recent spins failed;
+// true when it moved on.
+bool handOffSpin(fabric::WakeWord& word, uint32_t epoch, std::atomic<uint32_t>& skip, uint32_t backoff,
+                 std::chrono::nanoseconds spin) {
+  const uint32_t left = skip.load(std::memory_order_relaxed);
+  if (left != 0) {
+    skip.store(left - 1, std::memory_order_relaxed);
+    return false;
+  }
+  if (word.spinFor(epoch, spin)) return true;
+  skip.store(backoff, std::memory_order_relaxed);
+  return false;
+}
+
+// Waits on `word` past `epoch` (it may end early: the caller checks its
+// condition), spinning first unless recent spins failed.
+void handOffWait(fabric::WakeWord& word, uint32_t epoch, std::atomic<uint32_t>& skip, uint32_t backoff) {
+  if (handOffSpin(word, epoch, skip, backoff, kHandOffSpin)) return;
+  word.waitUntil(epoch, std::nullopt);
+}
+
+}  // namespace
 
 SimBackend::SimBackend(SimBackendOptions options)
     : HostMemoryBackend(options.memoryBytes), options_(std::move(options)), worker_([this] { workerLoop(); }) {}
@@ -29,7 +72,7 @@ void SimBackend::onWorker(Job job) {
   const uint32_t epoch = finished_.epoch();
   lock.unlock();
   wake_.wake();
-  finished_.waitUntil(epoch, std::nullopt);  // may end early: checked below
+  handOffWait(finished_, epoch, callerSpinSkip_, kSpinBackoff);  // may end early: checked below
   lock.lock();
   fabric::waitLocked(finished_, lock, std::nullopt, [&] { return completed_ >= ticket; });
   if (jobError_) {
@@ -84,7 +127,7 @@ void SimBackend::workerLoop() {
         const uint32_t epoch = wake_.epoch();
         lock.unlock();
         finished_.wake();
-        wake_.waitUntil(epoch, std::nullopt);
+        handOffWait(wake_, epoch, workerSpinSkip_, kWorkerSpinBackoff);
         lock.lock();
       } else {
         lock.unlock();
@@ -207,10 +250,16 @@ void SimBackend::wakeWaiter() {
 fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
   // wait_for adds the timeout to now(): keep a "forever" from overflowing.
   timeout = std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24));
+  const auto until = std::chrono::steady_clock::now() + timeout;
   std::unique_lock<fabric::PiMutex> lock(mutex_);
   const uint64_t wakeups = wakeups_;
-  fabric::waitLocked(doneWake_, lock, std::chrono::steady_clock::now() + timeout,
-                     [&] { return done_ || wakeups_ != wakeups; });
+  if (!done_ && timeout >= kDoneSpin) {
+    const uint32_t epoch = doneWake_.epoch();
+    lock.unlock();
+    handOffSpin(doneWake_, epoch, doneSpinSkip_, kSpinBackoff, kDoneSpin);
+    lock.lock();
+  }
+  fabric::waitLocked(doneWake_, lock, until, [&] { return done_ || wakeups_ != wakeups; });
   return done_ ? fabric::WaitOutcome::DONE : fabric::WaitOutcome::TIMED_OUT;
 }
 

@@ -19,6 +19,31 @@ long futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* 
 
 }  // namespace
 
+namespace {
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+bool WakeWord::spinFor(uint32_t epoch, std::chrono::nanoseconds spin) const {
+  // A wake() meanwhile changes the word (with no waiter counted it makes no
+  // system call): this loop sees the change.
+  const auto end = std::chrono::steady_clock::now() + spin;
+  do {
+    for (int i = 0; i < 64; ++i) {
+      if (word_.load(std::memory_order_acquire) != epoch) return true;
+      cpuRelax();
+    }
+  } while (std::chrono::steady_clock::now() < end);
+  return word_.load() != epoch;
+}
+
 bool WakeWord::waitUntil(uint32_t epoch, std::optional<std::chrono::steady_clock::time_point> until) {
   timespec at{};
   if (until) {

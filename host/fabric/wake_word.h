@@ -36,6 +36,13 @@ class WakeWord {
   // steady clock; none: no limit). False when it returned because `until`
   // passed.
   bool waitUntil(uint32_t epoch, std::optional<std::chrono::steady_clock::time_point> until);
+  // Watches the word on the CPU for up to `spin` without sleeping; true
+  // when it moved on from `epoch` meanwhile. For hand-offs answered within
+  // microseconds: a thread asleep in the kernel on an otherwise idle
+  // virtual machine is woken through the hypervisor, tens of microseconds
+  // per wake-up. On a loaded machine the spin only burns the CPU the other
+  // thread needs, so callers stop spinning when spins keep failing.
+  bool spinFor(uint32_t epoch, std::chrono::nanoseconds spin) const;
   bool waitFor(uint32_t epoch, std::chrono::nanoseconds timeout) {
     return waitUntil(epoch, std::chrono::steady_clock::now() + timeout);
   }

@@ -37,6 +37,30 @@ TEST(WakeWord, AWaitWithoutAWakeEndsAtItsTimeAndSaysSo) {
   EXPECT_FALSE(word.waitUntil(word.epoch(), Clock::now() - 1ms));
 }
 
+// The spin (the sim backend's hand-offs): it sees a wake() that comes
+// while it watches, which then makes no system call (no waiter is counted),
+// and gives up after its time without one.
+TEST(WakeWord, ASpinSeesAWakeWhileItWatchesAndOtherwiseGivesUp) {
+  WakeWord word;
+  uint32_t epoch = word.epoch();
+  EXPECT_FALSE(word.spinFor(epoch, 200us));
+  std::atomic<bool> spinning{false};
+  std::thread waker([&] {
+    while (!spinning.load()) std::this_thread::yield();
+    std::this_thread::sleep_for(1ms);
+    word.wake();
+  });
+  epoch = word.epoch();
+  spinning = true;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(word.spinFor(epoch, 10s));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "the spin ended at the wake, not at its time";
+  waker.join();
+  epoch = word.epoch();
+  word.wake();
+  EXPECT_TRUE(word.spinFor(epoch, 0us)) << "a wake before the spin: seen at once";
+}
+
 TEST(WakeWord, AWakeReachesTheThreadWaitingOnItsWordAndNoOther) {
   WakeWord mine;
   WakeWord other;
