@@ -106,6 +106,20 @@ Outcome runResuming(HlsBackend& backend, const Asm& a, const std::vector<uint8_t
   return out;
 }
 
+// A loop loaded on a small hls device with its driver, and the loop's
+// uninterrupted run (256 bytes of data) to compare resumed runs with.
+struct LoopOnHls {
+  explicit LoopOnHls(const Asm& a)
+      : reference(run(a, {}, 256)),
+        backend(smallDevice()),
+        program(DeviceProgram::load(backend, a.code, {}, 256)),
+        driver(backend) {}
+  const Outcome reference;
+  HlsBackend backend;
+  Result<DeviceProgram> program;
+  CoreDriver driver;
+};
+
 TEST(Preemption, PreemptedAndResumedMillionIterationLoopMatchesAnUninterruptedRun) {
   const Asm a = accumulatingLoop(1000000);
   const Outcome reference = run(a, {}, 256);
@@ -122,24 +136,20 @@ TEST(Preemption, PreemptedAndResumedMillionIterationLoopMatchesAnUninterruptedRu
 }
 
 TEST(Preemption, AnotherExecutionMayRunBetweenPreemptAndResume) {
-  const Asm a = accumulatingLoop(300000);
-  const Outcome reference = run(a, {}, 256);
-  HlsBackend backend(smallDevice());
-  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 256);
-  ASSERT_TRUE(p.isOk());
-  CoreDriver driver(backend);
+  LoopOnHls l(accumulatingLoop(300000));
+  ASSERT_TRUE(l.program.isOk());
   RunLimits preempt;
   preempt.preemptRequested = [] { return true; };
-  Result<RunReport> first = driver.run(p->loaded(), preempt);
+  Result<RunReport> first = l.driver.run(l.program->loaded(), preempt);
   ASSERT_TRUE(first.isOk());
   ASSERT_EQ(first->coreStatus, isa::kStatusPREEMPTED) << first->status.message();
   EXPECT_TRUE(first->status.isOk());
-  EXPECT_LT(first->instret, reference.report.instret);
+  EXPECT_LT(first->instret, l.reference.report.instret);
 
-  const Outcome other = runOn(backend, counterLoop(5000).code, {}, 64);  // its own context area
+  const Outcome other = runOn(l.backend, counterLoop(5000).code, {}, 64);  // its own context area
   EXPECT_CORE_STATUS(other, isa::kStatusDONE);
 
-  expectResumedRunIsExact(driver, *p, reference);
+  expectResumedRunIsExact(l.driver, *l.program, l.reference);
 }
 
 // Issue 15: a stop the scheduler requested before the start (its PREEMPT
@@ -149,46 +159,38 @@ TEST(Preemption, AnotherExecutionMayRunBetweenPreemptAndResume) {
 // the request was found only by the first poll, after the hls start's
 // inline part (thousands of instructions) and a poll interval.
 TEST(Preemption, AStopRequestedBeforeTheStartStopsTheCoreAtItsFirstBoundary) {
-  const Asm a = accumulatingLoop(300000);
-  const Outcome reference = run(a, {}, 256);
-  HlsBackend backend(smallDevice());
-  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 256);
-  ASSERT_TRUE(p.isOk());
-  CoreDriver driver(backend);
+  LoopOnHls l(accumulatingLoop(300000));
+  ASSERT_TRUE(l.program.isOk());
   RunLimits limits;
   limits.pollInterval = 1s;  // a poll would come far too late to explain an early stop
   limits.yieldBeforeStart = [] { return true; };
-  backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);  // the scheduler's request, on the idle core
+  l.backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);  // the scheduler's request, on the idle core
   const auto start = std::chrono::steady_clock::now();
-  Result<RunReport> first = driver.run(p->loaded(), limits);
+  Result<RunReport> first = l.driver.run(l.program->loaded(), limits);
   ASSERT_TRUE(first.isOk());
   ASSERT_EQ(first->coreStatus, isa::kStatusPREEMPTED) << first->status.message();
   EXPECT_TRUE(first->status.isOk());
   EXPECT_EQ(first->instret, 0u);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
-  EXPECT_EQ(backend.readRegister(isa::kRegPREEMPT), 0u);  // cleared by the stop
+  EXPECT_EQ(l.backend.readRegister(isa::kRegPREEMPT), 0u);  // cleared by the stop
 
-  expectResumedRunIsExact(driver, *p, reference);
+  expectResumedRunIsExact(l.driver, *l.program, l.reference);
 }
 
 // Without a request for this run, a stale PREEMPT on the idle core (a
 // nudge that came after the previous holder's stop) is cleared by the
 // start, as before.
 TEST(Preemption, AStaleStopRequestOnTheIdleCoreIsClearedByTheStart) {
-  const Asm a = accumulatingLoop(3000);
-  const Outcome reference = run(a, {}, 256);
-  HlsBackend backend(smallDevice());
-  Result<DeviceProgram> p = DeviceProgram::load(backend, a.code, {}, 256);
-  ASSERT_TRUE(p.isOk());
-  CoreDriver driver(backend);
+  LoopOnHls l(accumulatingLoop(3000));
+  ASSERT_TRUE(l.program.isOk());
   RunLimits limits;
   limits.yieldBeforeStart = [] { return false; };
-  backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
-  Result<RunReport> r = driver.run(p->loaded(), limits);
+  l.backend.writeRegister(isa::kRegPREEMPT, isa::kPreemptRequest);
+  Result<RunReport> r = l.driver.run(l.program->loaded(), limits);
   ASSERT_TRUE(r.isOk());
   Outcome got{*r, std::vector<uint8_t>(256)};
-  ASSERT_TRUE(p->readData(0, got.data.data(), 256).isOk());
-  expectSameRun(got, reference);
+  ASSERT_TRUE(l.program->readData(0, got.data.data(), 256).isOk());
+  expectSameRun(got, l.reference);
 }
 
 TEST(Preemption, HostInstructionLimitSlices) {
