@@ -33,6 +33,22 @@ module nnfab_sim_clock_gate #(
 );
 `ifdef SYNTHESIS
   assign gclk = clk;
+`elsif NNFAB_SIM_PULSE_CLOCK
+  // The harness's one-evaluation clock (sim/nnfab_sim_top.sv): clk is a
+  // pulse that rises with the cycle's inputs applied and falls in the same
+  // evaluation as the edge's register updates. The enable is then the
+  // combinational one of this cycle, no falling edge needed to hold it:
+  // gclk rises with clk when it is high, and a change of it after the edge
+  // (a unit woken there) meets clk falling in the same update, so gclk
+  // cannot rise twice. en_q keeps its name: the units' proofs read it at
+  // the rising edge of clk, where it is this edge's enable in both forms.
+  logic [7:0] drain = 8'd0;
+  logic en_q;
+  always_ff @(posedge gclk)
+    if (busy) drain <= DRAIN;
+    else if (drain != 8'd0) drain <= drain - 8'd1;
+  assign en_q = wake || busy || drain != 8'd0;
+  assign gclk = clk & en_q;
 `else
   logic [7:0] drain = 8'd0;
   logic en_q = 1'b1;  // ticking until the first falling edge says otherwise

@@ -27,6 +27,7 @@ struct SimHarness::Impl {
   AxiMemory srcb;  // m_axi_srcb: read channels only
   AxiMemory dst;   // m_axi_dst: write channels only
   uint32_t registerTimeout;
+  bool checkSettled;
   SimTap* tap = nullptr;  // tests' fault planting (sim_tap.h)
   uint64_t cycle = 0;
   // AXI4-Lite handshakes of the last edge.
@@ -59,7 +60,8 @@ struct SimHarness::Impl {
         data("m_axi_data", config.memory, map),
         srcb("m_axi_srcb", config.srcbMemory.value_or(config.memory), map),
         dst("m_axi_dst", config.dstMemory.value_or(config.memory), map),
-        registerTimeout(config.registerTimeoutCycles) {
+        registerTimeout(config.registerTimeoutCycles),
+        checkSettled(config.checkSettledOutputs) {
     // A failed assertion must not abort the process: vl_stop (rtl_assert.cpp)
     // records it and tick() throws.
     context->fatalOnError(false);
@@ -70,6 +72,9 @@ struct SimHarness::Impl {
       top->trace(trace.get(), kTraceDepth);
       trace->open(config.traceFile.c_str());
     }
+    // Settle once with sim_step low, so that its first change is an edge.
+    top->sim_step = 0;
+    top->eval();
   }
 
   ~Impl() {
@@ -181,6 +186,47 @@ struct SimHarness::Impl {
     m.bready = top->m_axi_dst_bready;
   }
 
+  // The outputs the harness samples before an edge, as they are now (the
+  // settle check: HarnessConfig::checkSettledOutputs).
+  struct SampledOutputs {
+    AxiMasterOut p, d, b, w;
+    bool awready, wready, bvalid, arready, rvalid, interrupt;
+    uint32_t rdata;
+    bool operator==(const SampledOutputs& o) const {
+      return same(p, o.p) && same(d, o.d) && same(b, o.b) && same(w, o.w) && awready == o.awready &&
+             wready == o.wready && bvalid == o.bvalid && arready == o.arready && rvalid == o.rvalid &&
+             interrupt == o.interrupt && rdata == o.rdata;
+    }
+    static bool same(const AxiMasterOut& x, const AxiMasterOut& y) {
+      bool eq = x.arvalid == y.arvalid && x.araddr == y.araddr && x.arlen == y.arlen && x.arsize == y.arsize &&
+                x.arburst == y.arburst && x.rready == y.rready && x.awvalid == y.awvalid && x.awaddr == y.awaddr &&
+                x.awlen == y.awlen && x.awsize == y.awsize && x.awburst == y.awburst && x.wvalid == y.wvalid &&
+                x.wstrb == y.wstrb && x.wlast == y.wlast && x.bready == y.bready;
+      for (uint32_t i = 0; eq && x.wvalid && i < kBeatWords; ++i) eq = x.wdata[i] == y.wdata[i];
+      return eq;
+    }
+  };
+  SampledOutputs sampleOutputs() const {
+    SampledOutputs o{};
+    progOut(o.p);
+    dataOut(o.d);
+    srcbOut(o.b);
+    dstOut(o.w);
+    o.awready = top->s_axi_control_awready;
+    o.wready = top->s_axi_control_wready;
+    o.bvalid = top->s_axi_control_bvalid;
+    o.arready = top->s_axi_control_arready;
+    o.rvalid = top->s_axi_control_rvalid;
+    o.interrupt = top->__SYM__interrupt;
+    o.rdata = top->s_axi_control_rdata;
+    return o;
+  }
+
+  // One cycle, one eval() of the model (docs/sim.md "One evaluation per
+  // cycle"): the memory models drive the cycle's inputs; the handshakes of
+  // the coming edge are taken from the outputs the last eval() left (every
+  // output is a function of registers); sim_step's change makes the edge
+  // (nnfab_sim_top.sv); then the memory models take the handshakes.
   void tick() {
     const bool pQuiet = prog.quiet(cycle), dQuiet = data.quiet(cycle);
     if (!pQuiet || !progQuiet) {
@@ -204,17 +250,24 @@ struct SimHarness::Impl {
     }
     srcbQuiet = bQuiet;
     dstQuiet = wQuiet;
-    top->ap_clk = 0;
-    top->eval();
-    if (trace) trace->dump(2 * cycle);
-    // Handshakes at the coming edge, from the settled pre-edge values.
+    if (trace || checkSettled) {
+      // Settle with the cycle's inputs (no edge: sim_step unchanged).
+      std::optional<SampledOutputs> before;
+      if (checkSettled) before = sampleOutputs();
+      top->eval();
+      if (trace) trace->dump(2 * cycle);
+      if (checkSettled && !(sampleOutputs() == *before)) {
+        throw RtlAssertionError("an output of the core changed with its inputs at cycle " + std::to_string(cycle) +
+                                " (the one-evaluation clock needs outputs that are functions of registers)");
+      }
+    }
+    // Handshakes at the coming edge, from the pre-edge outputs.
     awFire = top->s_axi_control_awvalid && top->s_axi_control_awready;
     wFire = top->s_axi_control_wvalid && top->s_axi_control_wready;
     bFire = top->s_axi_control_bvalid && top->s_axi_control_bready;
     arFire = top->s_axi_control_arvalid && top->s_axi_control_arready;
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
-    if (top->rootp->nnfab_core__DOT__sim_retired) ++coverage().opcodes[top->rootp->nnfab_core__DOT__sim_opcode];
     const bool pSkip = pQuiet && !top->m_axi_prog_arvalid;
     const bool dSkip = dQuiet && !top->m_axi_data_arvalid && !top->m_axi_data_awvalid && !top->m_axi_data_wvalid;
     if (dSkip) {
@@ -239,9 +292,15 @@ struct SimHarness::Impl {
     } else {
       dstOut(wm);
     }
+    top->sim_step = !top->sim_step;
+    top->eval();
+    if (trace) trace->dump(2 * cycle + 1);
+    // What retired at the edge: the top's copies (nnfab_sim_top.sv).
+    const bool retired = top->rootp->nnfab_sim_top__DOT__sim_retired_q;
+    const uint8_t opcode = top->rootp->nnfab_sim_top__DOT__sim_opcode_q;
+    if (retired) ++coverage().opcodes[opcode];
     if (tap) {
-      TapCycle c{cycle, top->rootp->nnfab_core__DOT__sim_retired != 0, top->rootp->nnfab_core__DOT__sim_opcode, &dm,
-                 &ds, &wm, &ws};
+      TapCycle c{cycle, retired, opcode, &dm, &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
     if (!dSkip) countAxi(dm, ds, dataCount);
@@ -251,9 +310,6 @@ struct SimHarness::Impl {
     if (!dSkip) data.edge(cycle, dm, ds);
     if (!bSkip) srcb.edge(cycle, bm, bs);
     if (!wSkip) dst.edge(cycle, wm, ws);
-    top->ap_clk = 1;
-    top->eval();
-    if (trace) trace->dump(2 * cycle + 1);
     ++cycle;
     if (context->gotError()) {
       context->gotError(false);
@@ -261,13 +317,13 @@ struct SimHarness::Impl {
       throw RtlAssertionError("RTL assertion failed at cycle " + std::to_string(cycle) + ": " +
                               takeRtlAssertionFailure());
     }
-    const bool nowIdle = top->rootp->nnfab_core__DOT__sim_idle;
+    const bool nowIdle = top->rootp->nnfab_sim_top__DOT__u_core__DOT__sim_idle;
     if (nowIdle != idle) {
       idle = nowIdle;
       if (idle) {
         stopCycle = cycle;
         ++stops;
-        ++coverage().stops[top->rootp->nnfab_core__DOT__sim_status % 32];
+        ++coverage().stops[top->rootp->nnfab_sim_top__DOT__u_core__DOT__sim_status % 32];
       } else {
         startCycle = cycle;
       }

@@ -33,6 +33,12 @@ struct HarnessConfig {
   std::optional<AxiMemoryConfig> srcbMemory, dstMemory;
   std::string traceFile;                 // FST waveform; empty: none
   uint32_t registerTimeoutCycles = 1000;  // an AXI4-Lite access that takes longer is an RTL bug
+  // Before each edge, settle the model with the cycle's inputs (a second
+  // eval()) and check that no output the harness samples changed: the
+  // one-evaluation clock (docs/sim.md) relies on every output being a
+  // function of registers. A change throws RtlAssertionError. For tests;
+  // a trace settles anyway (its waveform shows the settled values).
+  bool checkSettledOutputs = false;
 };
 
 class SimHarness {
@@ -72,8 +78,9 @@ class SimHarness {
   AxiMemory& srcbMemory();  // m_axi_srcb: the vector engine's B operand
   AxiMemory& dstMemory();   // m_axi_dst: the vector engine's result
 
-  // Called before every clock edge from now on (nullptr: none): how tests
-  // plant faults (sim_tap.h). Not owned.
+  // Called every cycle from now on (nullptr: none), after the core's clock
+  // edge and before the memory models take that edge's handshakes: how
+  // tests plant faults (sim_tap.h). Not owned.
   void setTap(SimTap* tap);
 
  private:

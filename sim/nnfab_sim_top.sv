@@ -1,0 +1,125 @@
+// The RTL core as the Verilator harness clocks it (sim/sim_harness.cpp):
+// nnfab_core with one evaluation of the model per clock cycle instead of
+// two (docs/sim.md "One evaluation per cycle"). Simulation only: never
+// synthesized, not in rtl/'s source list, and only the harness's model
+// (Vnnfab_core) has it on top; the SystemC platform and the unit benches
+// Verilate the core or their unit alone, as before.
+//
+// sim_step replaces ap_clk: each change of it (either way) is one rising
+// edge of the core's clock. core_clk = sim_step ^ done rises with the
+// change and falls again in the same evaluation, when the edge's own update
+// toggles done; so one eval() of the model runs the input-dependent logic
+// with the new inputs, the edge, and the logic behind it. The harness
+// samples the AXI handshakes before that eval(), from the outputs the last
+// one left: every output of nnfab_core is a function of registers alone (no
+// combinational path from an input; the harness's settle check,
+// HarnessConfig::checkSettledOutputs, verifies it cycle by cycle). The
+// units' gated clocks take the pulse form of nnfab_sim_clock_gate
+// (NNFAB_SIM_PULSE_CLOCK): gclk = core_clk & enable, computed with the
+// edge's inputs, no falling edge needed.
+module nnfab_sim_top (
+    input  wire         sim_step,
+    input  wire         ap_rst_n,
+    /* verilator lint_off SYMRSVDWORD */
+    output wire         interrupt,
+    /* verilator lint_on SYMRSVDWORD */
+    input  wire         s_axi_control_awvalid,
+    output wire         s_axi_control_awready,
+    input  wire [11:0]  s_axi_control_awaddr,
+    input  wire         s_axi_control_wvalid,
+    output wire         s_axi_control_wready,
+    input  wire [31:0]  s_axi_control_wdata,
+    input  wire [3:0]   s_axi_control_wstrb,
+    output wire         s_axi_control_bvalid,
+    input  wire         s_axi_control_bready,
+    output wire [1:0]   s_axi_control_bresp,
+    input  wire         s_axi_control_arvalid,
+    output wire         s_axi_control_arready,
+    input  wire [11:0]  s_axi_control_araddr,
+    output wire         s_axi_control_rvalid,
+    input  wire         s_axi_control_rready,
+    output wire [31:0]  s_axi_control_rdata,
+    output wire [1:0]   s_axi_control_rresp,
+    output wire         m_axi_prog_arvalid,
+    input  wire         m_axi_prog_arready,
+    output wire [63:0]  m_axi_prog_araddr,
+    output wire [7:0]   m_axi_prog_arlen,
+    output wire [2:0]   m_axi_prog_arsize,
+    output wire [1:0]   m_axi_prog_arburst,
+    input  wire         m_axi_prog_rvalid,
+    output wire         m_axi_prog_rready,
+    input  wire [511:0] m_axi_prog_rdata,
+    input  wire [1:0]   m_axi_prog_rresp,
+    input  wire         m_axi_prog_rlast,
+    output wire         m_axi_data_awvalid,
+    input  wire         m_axi_data_awready,
+    output wire [63:0]  m_axi_data_awaddr,
+    output wire [7:0]   m_axi_data_awlen,
+    output wire [2:0]   m_axi_data_awsize,
+    output wire [1:0]   m_axi_data_awburst,
+    output wire         m_axi_data_wvalid,
+    input  wire         m_axi_data_wready,
+    output wire [511:0] m_axi_data_wdata,
+    output wire [63:0]  m_axi_data_wstrb,
+    output wire         m_axi_data_wlast,
+    input  wire         m_axi_data_bvalid,
+    output wire         m_axi_data_bready,
+    input  wire [1:0]   m_axi_data_bresp,
+    output wire         m_axi_data_arvalid,
+    input  wire         m_axi_data_arready,
+    output wire [63:0]  m_axi_data_araddr,
+    output wire [7:0]   m_axi_data_arlen,
+    output wire [2:0]   m_axi_data_arsize,
+    output wire [1:0]   m_axi_data_arburst,
+    input  wire         m_axi_data_rvalid,
+    output wire         m_axi_data_rready,
+    input  wire [511:0] m_axi_data_rdata,
+    input  wire [1:0]   m_axi_data_rresp,
+    input  wire         m_axi_data_rlast,
+    output wire         m_axi_srcb_arvalid,
+    input  wire         m_axi_srcb_arready,
+    output wire [63:0]  m_axi_srcb_araddr,
+    output wire [7:0]   m_axi_srcb_arlen,
+    output wire [2:0]   m_axi_srcb_arsize,
+    output wire [1:0]   m_axi_srcb_arburst,
+    input  wire         m_axi_srcb_rvalid,
+    output wire         m_axi_srcb_rready,
+    input  wire [511:0] m_axi_srcb_rdata,
+    input  wire [1:0]   m_axi_srcb_rresp,
+    input  wire         m_axi_srcb_rlast,
+    output wire         m_axi_dst_awvalid,
+    input  wire         m_axi_dst_awready,
+    output wire [63:0]  m_axi_dst_awaddr,
+    output wire [7:0]   m_axi_dst_awlen,
+    output wire [2:0]   m_axi_dst_awsize,
+    output wire [1:0]   m_axi_dst_awburst,
+    output wire         m_axi_dst_wvalid,
+    input  wire         m_axi_dst_wready,
+    output wire [511:0] m_axi_dst_wdata,
+    output wire [63:0]  m_axi_dst_wstrb,
+    output wire         m_axi_dst_wlast,
+    input  wire         m_axi_dst_bvalid,
+    output wire         m_axi_dst_bready,
+    input  wire [1:0]   m_axi_dst_bresp
+);
+  logic done = 1'b0;
+  logic core_clk;
+  assign core_clk = sim_step ^ done;
+  always_ff @(posedge core_clk) done <= !done;
+
+  nnfab_core u_core (
+      .ap_clk(core_clk),
+      .*
+  );
+
+  // What an instruction retiring at this edge was (coverage and the tests'
+  // taps, sim/sim_tap.h): sim_retired reads this cycle's inputs (a load
+  // retires when its beat arrives), so the harness, which looks after the
+  // edge, reads these copies taken at it.
+  logic sim_retired_q  /*verilator public_flat_rd*/ = 1'b0;
+  logic [7:0] sim_opcode_q  /*verilator public_flat_rd*/ = 8'd0;
+  always_ff @(posedge core_clk) begin
+    sim_retired_q <= u_core.sim_retired;
+    sim_opcode_q <= u_core.sim_opcode;
+  end
+endmodule
