@@ -22,7 +22,9 @@
 // the rising edge). So wake and busy must be settled by the falling edge:
 // true of anything computed from registers and from inputs that change
 // with the rising edge (every harness here: SimHarness drives its inputs
-// before the low phase, the SystemC platform at the rising edge).
+// before the low phase, the SystemC platform at the rising edge). The
+// harness's own model compiles the pulse form below instead
+// (NNFAB_SIM_PULSE_CLOCK, sim/nnfab_sim_top.sv): no falling edge there.
 module nnfab_sim_clock_gate #(
     parameter logic [7:0] DRAIN = 8'd0
 ) (
