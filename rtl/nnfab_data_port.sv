@@ -33,6 +33,16 @@
 // drains; every B is awaited. quiet: nothing requested and unanswered.
 `include "nnfab_isa.svh"
 
+// The port's registers are on clk; in the harness's model (Verilator with
+// NNFAB_SIM_PULSE_CLOCK, sim/nnfab_sim_top.sv) on a gated clock that stands
+// still while the port is quiescent (the gate, its enable and its proof at
+// the end of the module; docs/sim.md "Gated data ports").
+`ifdef NNFAB_SIM_PULSE_CLOCK
+`define NNFAB_PORT_CLK gclk
+`else
+`define NNFAB_PORT_CLK clk
+`endif
+
 module nnfab_data_port #(
     parameter int TRACK_LOG2 = 4  // outstanding read bursts and write bursts tracked
 ) (
@@ -96,6 +106,9 @@ module nnfab_data_port #(
   localparam int TRACK = 1 << TRACK_LOG2;
   localparam int SQ_LOG2 = 2;
   localparam int SQ = 1 << SQ_LOG2;
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  logic gclk;
+`endif
 
   // ------------------------------------------------------------ reads
   logic [31:0] rd_track[TRACK];  // low address word of each outstanding read burst
@@ -130,11 +143,11 @@ module nnfab_data_port #(
   // clients' AR request than a beat count would be.
   assign reads_idle = rt_count == '0;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (ar_fire) rd_track[rt_w] <= araddr[31:0];
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (rst) begin
       rt_w <= '0;
       rt_r <= '0;
@@ -164,7 +177,7 @@ module nnfab_data_port #(
   assign sq_push_ok = sq_push && !quiesce;
   assign sq_head = sq_count != '0;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (sq_push_ok) begin
       sq_a[sq_w] <= sq_addr;
       sq_d[sq_w] <= sq_data;
@@ -210,14 +223,14 @@ module nnfab_data_port #(
   assign sq_pop = sq_head && (sq_aw_done || (aw_from_sq && aw_fire)) && (sq_w_done || (w_from_sq && w_fire));
   assign writes_idle = !sq_head && wt_count == '0;
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (aw_fire) begin
       wr_track[wt_w] <= awaddr[31:0];
       wr_len[wt_w] <= awlen[5:0];
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (rst) begin
       sq_w <= '0;
       sq_r <= '0;
@@ -251,7 +264,28 @@ module nnfab_data_port #(
 
   // The copies: payloads every cycle outside quiesce (no reset needed), the
   // pending flags from the bus.
-  always_ff @(posedge clk) begin
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  // Gated: each copy taken only with its VALID, so that no copy moves while
+  // nothing is offered (the gate's enable needs no payload compares). A
+  // copy is read only under its pending flag, which rises at an edge where
+  // that VALID is up: the same value wherever it is read.
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
+    if (bw_aw_valid && (!quiesce || (w_ahead && !sq_head))) begin
+      aw_h_addr <= bw_aw_addr;
+      aw_h_len <= bw_aw_len;
+    end
+    if (!quiesce && arvalid) begin
+      ar_h_addr <= araddr;
+      ar_h_len <= arlen;
+    end
+    if (!quiesce && wvalid) begin
+      w_h_data <= wdata;
+      w_h_strb <= wstrb;
+      w_h_last <= wlast;
+    end
+  end
+`else
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (!quiesce || (w_ahead && !sq_head && bw_aw_valid)) begin
       aw_h_addr <= bw_aw_addr;
       aw_h_len <= bw_aw_len;
@@ -264,8 +298,9 @@ module nnfab_data_port #(
       w_h_last <= wlast;
     end
   end
+`endif
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (rst) begin
       ar_pend_q <= 1'b0;
       aw_pend_q <= 1'b0;
@@ -297,7 +332,7 @@ module nnfab_data_port #(
   logic [31:0] r_beat_addr;
   assign r_beat_addr = rd_track[rt_r] + {18'd0, r_beat, 6'd0};
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (rst || clear_error) begin
       bus_error <= 1'b0;
       bus_error_addr <= '0;
@@ -325,13 +360,13 @@ module nnfab_data_port #(
   logic a_wlast;
   logic [7:0] a_wbeats;  // W beats of the current burst so far
   logic [7:0] a_rlen[TRACK];  // ARLEN of each outstanding read burst
-  always_ff @(posedge clk) if (ar_fire) a_rlen[rt_w] <= arlen;
+  always_ff @(posedge `NNFAB_PORT_CLK) if (ar_fire) a_rlen[rt_w] <= arlen;
 
   function automatic crosses_4k(input [5:0] beat_in_page, input [7:0] len);
     crosses_4k = {3'd0, beat_in_page} + {1'b0, len} > 9'd63;
   endfunction
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_PORT_CLK) begin
     if (rst) begin
       a_ar_wait <= 1'b0;
       a_aw_wait <= 1'b0;
@@ -389,4 +424,35 @@ module nnfab_data_port #(
     end
   end
 `endif
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  // ------------------------------------------------------ the gated clock
+  // The enable: high at every edge at which a register of the port could
+  // change, read off the always_ff blocks: reset, quiesce and clear_error;
+  // a request or a beat offered on either side (every handshake, queue
+  // push or pop, counter step and payload copy needs one of these VALIDs,
+  // or a non-empty queue or outstanding count); a pending flag or an
+  // assertion flag that would fall. In an idle scalar loop all three ports
+  // stand still.
+  nnfab_sim_clock_gate u_gate (
+      .clk (clk),
+      .wake(1'b0),
+      .busy(rst || quiesce || clear_error || rd_valid || rvalid || bvalid || sq_push || bw_aw_valid || bw_w_valid ||
+            !reads_idle || !writes_idle || arvalid || awvalid || wvalid || ar_pend_q || aw_pend_q || w_pend_q ||
+            a_ar_wait || a_aw_wait || a_w_wait),
+      .gclk(gclk)
+  );
+  // The proof: at every edge of clk that gclk misses, no register of the
+  // port would change had it ticked, written from the always_ff blocks term
+  // by term (not from the enable): no reset, no handshake or step (AR, R,
+  // queue push and pop, AW, W, B), no VALID (so no payload copy), each
+  // pending flag and assertion flag equal to its next value, the error
+  // registers unchanged.
+  always_ff @(posedge clk)
+    if (!u_gate.en_q)
+      assert (!rst && !ar_fire && !r_fire && !sq_push_ok && !sq_pop && !aw_fire && !w_fire && !b_fire &&
+              !arvalid && !awvalid && !wvalid && !bw_aw_valid && !quiesce && !ar_pend_q && !aw_pend_q && !w_pend_q &&
+              !clear_error && !a_ar_wait && !a_aw_wait && !a_w_wait)
+      else $error("%m: the gated clock stopped while the data port was not quiescent");
+`endif
 endmodule
+`undef NNFAB_PORT_CLK
