@@ -119,12 +119,11 @@ static inline TensorOutcome executeTensor(const DataRegion& region, const Tensor
     return tensorFault(op.dst);
   }
   // B through m_axi_srcb, A and C through m_axi_data, the result through
-  // m_axi_dst, whichever window each lies in.
+  // m_axi_dst (docs/isa.md "Memory model"), whichever window each lies in;
+  // and the bytes read per port, for the cycle model.
   ReadView srcView[kMaxSources];
-  // Bytes read per data port (docs/isa.md "Memory model"): B through
-  // m_axi_srcb, A and C through m_axi_data.
-  uint64_t srcbReadBytes = 0, dataReadBytes = 0;
   for (uint32_t s = 0; s < kMaxSources; ++s) srcView[s] = readView(region, kPortData, isa::kWindowA);
+  uint64_t srcbReadBytes = 0, dataReadBytes = 0;
   for (uint32_t s = 0; s < sources; ++s) {
     const uint32_t bytes = sourceBytes(op.fn, op.type, s);
     const uint32_t window = isa::windowOf(region.windows, op.src[s]);
