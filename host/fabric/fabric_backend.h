@@ -18,6 +18,11 @@ using DeviceAddress = uint64_t;
 
 enum class WaitOutcome { DONE, TIMED_OUT };
 
+// The windows of a program's data region (docs/isa.md "Memory model"): A at
+// DATA_ADDR, B at SRCB_ADDR, D at DST_ADDR. On a card each wants the memory
+// bank of its port (m_axi_data, m_axi_srcb, m_axi_dst).
+enum class DataWindow : uint8_t { A, B, D };
+
 // One access of the AXI4-Lite control window (FabricBackend::accessRegisters).
 struct RegisterAccess {
   enum class Kind : uint8_t { READ, WRITE };
@@ -46,6 +51,13 @@ class FabricBackend {
   // image page as an unprofiled one's (a fresh page would be faulted in
   // during the run). Elsewhere placement costs nothing: allocate.
   virtual Result<DeviceAddress> allocateHigh(uint64_t bytes) { return allocate(bytes); }
+  // The same for one window of a data region: on a card, in the bank of
+  // that window's port, reachable by all three data ports. Where there is
+  // one memory, allocate.
+  virtual Result<DeviceAddress> allocateWindow(uint64_t bytes, DataWindow window) {
+    (void)window;
+    return allocate(bytes);
+  }
   virtual void release(DeviceAddress address) = 0;
   // INVALID_ARGUMENT when the range is not inside one allocation.
   virtual Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) = 0;
