@@ -576,13 +576,14 @@ module nnfab_seq (
   endgenerate
 
   // The context's beat addresses, CTX_ADDR + 64 * ctx_issued: the 2-bit sum
-  // of bits 7:6 selects bits 63:8 or their increment (built in two halves
-  // like inc64), not one 58-bit carry chain.
+  // of bits 7:6 selects bits 63:8 or their increment. The increment
+  // (ctx_hi_p1, built in two halves like inc64) is registered in S_CHECK,
+  // before any context access: computed from ctx_addr in front of the
+  // write queue's address it was the whole core's one 16-cell path.
   logic [63:0] ctx_beat_addr;
   logic [2:0] ctx_lo;
   logic [55:0] ctx_hi_p1;
   assign ctx_lo = {1'b0, ctx_addr[7:6]} + {1'b0, ctx_issued[1:0]};
-  assign ctx_hi_p1 = {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
   assign ctx_beat_addr = {ctx_lo[2] ? ctx_hi_p1 : ctx_addr[63:8], ctx_lo[1:0], 6'd0};
 
   // ------------------------------------------------------ next state
@@ -1036,6 +1037,7 @@ module nnfab_seq (
           bias_b <= sub64({srcb_addr, 6'd0}, {32'd0, w_sb});
           bias_d <= sub64({dst_addr, 6'd0}, {32'd0, w_d});
           data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
+          ctx_hi_p1 <= {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
           exec_on <= exec_budget != 64'd0;
           loop_on <= loop_budget != 64'd0;
           slice_on <= insn_limit != 32'd0;
@@ -1189,6 +1191,11 @@ module nnfab_seq (
       if (state == S_RUN && count_cycle)
         assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
         else $error("sequencer: executed an instruction that a boundary check stops");
+      // The context's registered address increment is current wherever a
+      // context beat can be addressed (from S_CHECK's edge on).
+      if (state != S_IDLE && state != S_CHECK)
+        assert (ctx_hi_p1 == ctx_addr[63:8] + 56'd1)
+        else $error("sequencer: ctx_hi_p1 is not CTX_ADDR[63:8] + 1");
       // The registered checks equal the checks on the live counters, and the
       // carry-save region check and address equal the plain arithmetic.
       if (state == S_RUN && (is_ld || is_st)) begin

@@ -1,5 +1,6 @@
 #include "fabric/device_memory.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -24,7 +25,17 @@ Result<DeviceAddress> DeviceMemory::allocate(uint64_t bytes) { return allocateAt
 
 Result<DeviceAddress> DeviceMemory::allocateHigh(uint64_t bytes) { return allocateAt(bytes, true); }
 
-Result<DeviceAddress> DeviceMemory::allocateAt(uint64_t bytes, bool high) {
+Result<DeviceAddress> DeviceMemory::allocateFrom(uint64_t bytes, DeviceAddress lowest) {
+  const uint64_t offset = lowest <= kBase ? 0 : lowest - kBase;
+  if (offset >= size_) {
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
+                  fmt::format("address 0x{:x} is beyond the device's {} bytes of memory", lowest, size_));
+  }
+  return allocateAt(bytes, false, (offset + kAlignment - 1) / kAlignment * kAlignment);
+}
+
+// `lowest` (an image offset, aligned) only for the bottom-up search.
+Result<DeviceAddress> DeviceMemory::allocateAt(uint64_t bytes, bool high, uint64_t lowest) {
   if (bytes > size_) {
     return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                   fmt::format("{} bytes do not fit in the device's {} bytes of memory", bytes, size_));
@@ -54,10 +65,16 @@ Result<DeviceAddress> DeviceMemory::allocateAt(uint64_t bytes, bool high) {
     }
   } else {
     for (auto it = free_.begin(); it != free_.end(); ++it) {
-      if (it->second < need) continue;
-      const uint64_t offset = it->first;
-      const uint64_t rest = it->second - need;
-      free_.erase(it);
+      const uint64_t blockEnd = it->first + it->second;
+      const uint64_t offset = std::max(it->first, lowest);
+      if (offset >= blockEnd || blockEnd - offset < need) continue;
+      const uint64_t below = offset - it->first;  // left free under the allocation
+      const uint64_t rest = blockEnd - offset - need;
+      if (below != 0) {
+        it->second = below;
+      } else {
+        free_.erase(it);
+      }
       if (rest != 0) free_.emplace(offset + need, rest);
       used_.emplace(offset, need);
       return kBase + offset;

@@ -33,6 +33,10 @@ class DeviceMemory {
   // they do not move where the runs' programs and data land (see
   // FabricBackend::allocateHigh).
   Result<DeviceAddress> allocateHigh(uint64_t bytes);
+  // The lowest free block at or above `lowest` (rounded up to kAlignment):
+  // for a model of a card whose memory banks are address ranges, so that a
+  // buffer lands in the bank it is meant for.
+  Result<DeviceAddress> allocateFrom(uint64_t bytes, DeviceAddress lowest);
   void release(DeviceAddress address);  // unknown addresses are ignored
   Status copyTo(DeviceAddress dst, const void* src, uint64_t bytes);
   Status copyFrom(void* dst, DeviceAddress src, uint64_t bytes);
@@ -46,7 +50,7 @@ class DeviceMemory {
   // The allocation holding [offset, offset + bytes), or nullptr.
   const std::pair<const uint64_t, uint64_t>* findAllocation(uint64_t offset, uint64_t bytes) const;
   Status checkRange(DeviceAddress address, uint64_t bytes, uint64_t* offset) const;
-  Result<DeviceAddress> allocateAt(uint64_t bytes, bool high);
+  Result<DeviceAddress> allocateAt(uint64_t bytes, bool high, uint64_t lowest = 0);
 
   // With priority inheritance: a HIGH step's load and readback take it
   // while ordinary threads (LOW steps, the hls worker) do too, and an

@@ -12,11 +12,15 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "nnfab_isa.h"
+
 namespace nnfab::sim {
 
 class AxiLiteMaster : public sc_core::sc_module {
  public:
-  static constexpr uint32_t kWindowBytes = 128;  // docs/register-map.md: 7 address bits
+  // The core's control window (s_axi_control decodes 12 address bits:
+  // every register up to DST_START and the trace ring's read window).
+  static constexpr uint32_t kWindowBytes = isa::kRegWindowBytes;
 
   tlm_utils::simple_target_socket<AxiLiteMaster> socket;
 

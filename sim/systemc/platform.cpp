@@ -45,7 +45,8 @@ struct Platform::Parts {
   fabric::DeviceMemory deviceMemory;
   Vnnfab_core_sc core;
   // m_axi_srcb and m_axi_dst: the vector engine's B reads and result
-  // bursts, on the same memory as m_axi_data.
+  // bursts, on the same memory as m_axi_data (every port reaches every
+  // channel; the backend places the data region's windows per channel).
   AxiReadBridge progBridge, dataReadBridge, srcbBridge;
   AxiWriteBridge dataWriteBridge, dstBridge;
   AxiLiteMaster controlMaster;
@@ -70,7 +71,9 @@ struct Platform::Parts {
         hostInterface("host_interface"),
         backend(PlatformBackendOptions{"platform-" + o.card.name, o.card.clockMhz, o.useInterrupt,
                                        sc_core::sc_time(o.pollNs, sc_core::SC_NS),
-                                       sc_core::sc_time(o.card.pcie.interruptNs, sc_core::SC_NS)},
+                                       sc_core::sc_time(o.card.pcie.interruptNs, sc_core::SC_NS),
+                                       o.card.memory.channelBytes,
+                                       o.windowsPerChannel ? o.card.memory.channels : 1u},
                 deviceMemory, hostInterface),
         host("host", backend, std::move(job), &hostInterface.poweredOn()) {
     wireCore();

@@ -28,6 +28,11 @@ struct PlatformOptions {
   // endless loop would otherwise simulate forever: the host's loop watchdog
   // runs on wall time and is off here). 100 ms = 30 M cycles at 300 MHz.
   double limitMs = 100;
+  // Place a data region's windows A, B and D one per memory channel where
+  // the modelled memory spans them (HBM pseudo-channels), as the xrt backend
+  // puts each in its port's bank; false: every buffer first fit, so the
+  // windows share a channel (a card whose ports share one bank).
+  bool windowsPerChannel = true;
 };
 
 // Counters of the pin-level traffic, for the report and the tests.

@@ -20,6 +20,21 @@ sc_time simulated(std::chrono::nanoseconds d) {
 PlatformBackend::PlatformBackend(PlatformBackendOptions options, fabric::DeviceMemory& memory, HostInterface& host)
     : options_(std::move(options)), memory_(memory), host_(host) {}
 
+Result<fabric::DeviceAddress> PlatformBackend::allocateWindow(uint64_t bytes, fabric::DataWindow window) {
+  const uint64_t k = static_cast<uint64_t>(window);
+  const uint64_t from = k * options_.channelBytes;
+  // Window A, a card with fewer channels than windows, or a channel beyond
+  // the modelled memory: the windows share a channel, as on a card whose
+  // ports share a bank.
+  if (k == 0 || options_.channelBytes == 0 || k >= options_.channels ||
+      from >= fabric::DeviceMemory::kBase + memory_.size()) {
+    return memory_.allocate(bytes);
+  }
+  Result<fabric::DeviceAddress> placed = memory_.allocateFrom(bytes, from);
+  if (placed.isOk()) return placed;
+  return memory_.allocate(bytes);
+}
+
 Status PlatformBackend::copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) {
   // DeviceMemory checks the range against the allocations and stores the
   // bytes; the transfer through the link carries the same bytes and the time.

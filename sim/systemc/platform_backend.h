@@ -24,6 +24,12 @@ struct PlatformBackendOptions {
   bool useInterrupt = true;                // else poll AP_CTRL
   sc_core::sc_time pollInterval{1, sc_core::SC_US};
   sc_core::sc_time interruptLatency{0, sc_core::SC_NS};
+  // The card's memory channels as address ranges of this many bytes
+  // (MemoryProfile::channelBytes; 0: one memory): allocateWindow puts window
+  // k of a data region (A, B, D) in channel k where the modelled memory
+  // reaches it, as the xrt backend puts each in its port's bank.
+  uint64_t channelBytes = 0;
+  uint32_t channels = 1;
 };
 
 // Simulated time the host spent in each kind of call, and the kernel as the
@@ -44,6 +50,7 @@ class PlatformBackend : public fabric::FabricBackend {
   uint64_t memoryBytes() const override { return memory_.size(); }
   double clockMhz() const override { return options_.clockMhz; }
   Result<fabric::DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
+  Result<fabric::DeviceAddress> allocateWindow(uint64_t bytes, fabric::DataWindow window) override;
   void release(fabric::DeviceAddress address) override { memory_.release(address); }
   Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override;
   Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override;

@@ -35,6 +35,7 @@ struct Args {
   uint32_t outstanding = 32;
   uint64_t memoryMiB = 1024;
   double limitMs = 100;
+  bool sharedBank = false;
 };
 
 // Exit 2 with the message on stderr, as `nnfab` does for usage errors.
@@ -94,6 +95,7 @@ int run(const Args& a) {
   options.useInterrupt = a.wait == "irq";
   options.pollNs = a.pollNs;
   options.limitMs = a.limitMs;
+  options.windowsPerChannel = !a.sharedBank;
   // Wall-clock loop watchdogs mean nothing in simulated time: none.
   fabric::RunLimits limits;
   sim::routeSystemCReportsToStderr();
@@ -136,6 +138,9 @@ int sc_main(int argc, char** argv) {
   app.add_option("--poll-ns", a.pollNs, "Poll interval with --wait poll (ns)")->check(CLI::PositiveNumber);
   app.add_option("--outstanding", a.outstanding, "Bursts in flight per AXI4 bridge")->check(CLI::Range(1u, 256u));
   app.add_option("--memory-mib", a.memoryMiB, "Device memory modelled (MiB)")->check(CLI::Range(1ull, 16384ull));
+  app.add_flag("--shared-bank", a.sharedBank,
+               "Put the data region's windows in one memory channel (default: one channel each where the "
+               "memory has them, e.g. u280-hbm)");
   app.add_option("--limit-ms", a.limitMs, "Simulated time after which the execution is abandoned (default 100)")
       ->check(CLI::PositiveNumber);
   try {

@@ -69,6 +69,29 @@ TEST(DeviceMemory, HighAllocationsLeaveTheBottomToFirstFit) {
   EXPECT_EQ(*m.allocate(4096), DeviceMemory::kBase);
 }
 
+TEST(DeviceMemory, AllocationsFromAnAddressLandAtOrAboveIt) {
+  DeviceMemory m(4096);
+  const DeviceAddress low = *m.allocate(64);
+  // Rounded up to the alignment; the gap below stays free for first fit.
+  const DeviceAddress from = *m.allocateFrom(100, DeviceMemory::kBase + 1000);
+  EXPECT_EQ(from, DeviceMemory::kBase + 1024);
+  EXPECT_EQ(*m.allocate(64), low + 64);
+  // An address already taken: the next free block above it.
+  EXPECT_EQ(*m.allocateFrom(64, from), from + 128);
+  // Nothing above fits: TRANSIENT (the hole below does not count); beyond
+  // the memory: PERSISTENT.
+  EXPECT_EQ(m.allocateFrom(4096 - 1024, DeviceMemory::kBase + 1024).status().code(),
+            ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT);
+  EXPECT_EQ(m.allocateFrom(64, DeviceMemory::kBase + 4096).status().code(),
+            ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT);
+  // Released, the pieces coalesce: the whole memory is one block again.
+  m.release(from + 128);
+  m.release(from);
+  m.release(low + 64);
+  m.release(low);
+  EXPECT_EQ(*m.allocate(4096), DeviceMemory::kBase);
+}
+
 TEST(DeviceMemory, CopiesMustStayInsideOneAllocation) {
   DeviceMemory m(4096);
   const DeviceAddress a = *m.allocate(100);  // 128 bytes reserved

@@ -170,6 +170,32 @@ TEST(Platform, AlveoMemoryIsNeverFasterThanItsBandwidth) {
   EXPECT_GE(alveo.projection.kernelUs, boundUs);
 }
 
+// The data region's windows (docs/isa.md "Memory model"): the compiler puts
+// ADD's B operand in window B and its result in window D, and the backend
+// puts each window in its own HBM pseudo-channel, so that the three ports
+// stream in parallel. One channel shared carries all 12n bytes in turn.
+TEST(Platform, WindowsInThreeHbmChannelsBeatOneSharedChannel) {
+  const uint32_t n = 65536;
+  const Case c{elementwiseAdd(n), addInputs(n)};
+  PlatformOptions hbm;
+  hbm.card = *cardProfile("u280-hbm");
+  hbm.memoryBytes = uint64_t{1} << 30;  // four 256 MiB pseudo-channels
+  const PlatformRun spread = onPlatform(c, hbm);
+  ASSERT_TRUE(spread.status.isOk()) << spread.status.message();
+  EXPECT_EQ(compareOutputs(cpuOutputs(c), spread.outputs), "");
+  hbm.windowsPerChannel = false;
+  const PlatformRun shared = onPlatform(c, hbm);
+  ASSERT_TRUE(shared.status.isOk()) << shared.status.message();
+  EXPECT_EQ(compareOutputs(cpuOutputs(c), shared.outputs), "");
+  const MemoryProfile m = hbm.card.memory;
+  const double sharedBoundUs = (8.0 * n / m.readGBps + 4.0 * n / m.writeGBps) / 1000.0;
+  EXPECT_GE(shared.projection.kernelUs, sharedBoundUs);
+  // Each channel carries 4n bytes: below the shared bound by far.
+  EXPECT_LT(spread.projection.kernelUs, 0.6 * sharedBoundUs)
+      << "spread " << spread.projection.kernelUs << " us, shared " << shared.projection.kernelUs << " us";
+  EXPECT_GE(spread.projection.kernelUs, 4.0 * n / m.readGBps / 1000.0);
+}
+
 TEST(Platform, HostCopiesWhatTheRuntimeCopiesAndTimeAddsUp) {
   const uint32_t n = 4096;
   const Case c{elementwiseAdd(n), addInputs(n)};
