@@ -47,10 +47,17 @@ std::vector<int32_t> banksReached(const std::vector<int32_t>& connected, const s
   std::vector<int32_t> out;
   for (int32_t c : connected) {
     const auto group = std::find_if(memories.begin(), memories.end(), [&](const XrtMemory& m) { return m.index == c; });
-    if (group == memories.end() || !group->used) continue;
+    if (group == memories.end() || !group->used || group->bytes == 0) continue;
+    bool any = false;
     for (const XrtMemory& m : memories) {
-      if (inside(m, *group) && isBank(m, memories)) out.push_back(m.index);
+      if (inside(m, *group) && isBank(m, memories)) {
+        out.push_back(m.index);
+        any = true;
+      }
     }
+    // A group whose banks the topology marks unused: allocate in the group
+    // itself (its windows then share it; correct, slower).
+    if (!any) out.push_back(c);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

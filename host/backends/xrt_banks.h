@@ -28,7 +28,8 @@ struct XrtMemory {
 // the banks that memory spans. Vitis connects a port with sp=...:HBM[0:2] to
 // one group entry covering HBM[0], HBM[1] and HBM[2]; a buffer then lives in
 // one of those, so the windows are placed by bank, not by group. Sorted by
-// index; a memory that spans no other entry is a bank itself.
+// index; a memory that spans no other entry is a bank itself, and so is a
+// group whose banks are all marked unused.
 std::vector<int32_t> banksReached(const std::vector<int32_t>& connected, const std::vector<XrtMemory>& memories);
 
 // The memory banks each AXI4 master of the nnfab kernel reaches.

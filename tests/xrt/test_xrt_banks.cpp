@@ -97,6 +97,10 @@ TEST(XrtWindowBanks, AGroupOfBanksIsBrokenDownIntoItsBanks) {
   EXPECT_TRUE(banksReached({3}, memories).empty());   // unused
   EXPECT_TRUE(banksReached({4}, memories).empty());   // a stream
   EXPECT_TRUE(banksReached({9}, memories).empty());   // no such memory
+  // A group whose banks are all marked unused is one bank itself.
+  const std::vector<XrtMemory> unusedBanks = {
+      {0, "HBM[0]", 0x0, 256 * mb, false}, {1, "HBM[1]", 256 * mb, 256 * mb, false}, {2, "HBM[0:1]", 0x0, 512 * mb, true}};
+  EXPECT_EQ(banksReached({2}, unusedBanks), (std::vector<int32_t>{2}));
   // Then a port on the group and one on HBM[0] only still share HBM[0].
   auto w = chooseWindowBanks(ports(banksReached({0}, memories), banksReached({5}, memories),
                                    banksReached({5}, memories), banksReached({5}, memories)));
