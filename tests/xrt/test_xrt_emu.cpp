@@ -19,7 +19,9 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "backends/sim_backend.h"
@@ -29,6 +31,7 @@
 #include "fabric/soft_reset.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
+#include "runtime/fabric_device.h"
 #include "api/run_model.h"
 #include "runtime/xrt_device.h"
 #include "sim/random_program.h"
@@ -418,6 +421,103 @@ ExecutionResult runOnDevice(const Device& device, const Model& model, const std:
   o.loopTimeoutMs = loopTimeoutMs;
   return runModel(model, inputs, o);
 }
+
+// The card, forwarding everything, remembering in which bank each buffer
+// the runtime allocates lies (by window: A for allocate() as well).
+class WindowRecordingCard final : public FabricBackend {
+ public:
+  struct Allocation {
+    DataWindow window;
+    bool viaWindow;  // allocateWindow, not allocate
+    uint64_t bytes;
+    int32_t bank;    // memory index holding it, -1: none
+  };
+
+  WindowRecordingCard(backends::XrtBackend& card, std::vector<Allocation>* log) : card_(card), log_(log) {}
+  std::string_view name() const override { return card_.name(); }
+  uint64_t memoryBytes() const override { return card_.memoryBytes(); }
+  double clockMhz() const override { return card_.clockMhz(); }
+  Result<DeviceAddress> allocate(uint64_t bytes) override { return record(card_.allocate(bytes), bytes, DataWindow::A, false); }
+  Result<DeviceAddress> allocateHigh(uint64_t bytes) override {
+    return record(card_.allocateHigh(bytes), bytes, DataWindow::A, false);
+  }
+  Result<DeviceAddress> allocateWindow(uint64_t bytes, DataWindow window) override {
+    return record(card_.allocateWindow(bytes, window), bytes, window, true);
+  }
+  void release(DeviceAddress address) override { card_.release(address); }
+  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return card_.copyToDevice(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    return card_.copyFromDevice(dst, src, bytes);
+  }
+  void writeRegister(uint32_t offset, uint32_t value) override { card_.writeRegister(offset, value); }
+  uint32_t readRegister(uint32_t offset) override { return card_.readRegister(offset); }
+  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return card_.waitDone(timeout); }
+  void wakeWaiter() override { card_.wakeWaiter(); }
+  void reset() override { card_.reset(); }
+
+ private:
+  Result<DeviceAddress> record(Result<DeviceAddress> a, uint64_t bytes, DataWindow window, bool viaWindow) {
+    if (a.isOk()) {
+      int32_t bank = -1;
+      for (const backends::XrtMemory& m : card_.xclbin().memories) {
+        if (*a >= m.base && *a + bytes <= m.base + m.bytes) bank = m.index;
+      }
+      log_->push_back({window, viaWindow, bytes, bank});
+    }
+    return a;
+  }
+  backends::XrtBackend& card_;
+  std::vector<Allocation>* log_;
+};
+
+// Issue 15 end to end: a model's vector ADD through the runtime (the
+// compiler puts its B input in window B and its result in window D;
+// DeviceProgram allocates each window; CoreDriver writes the window
+// registers) on the emulated card: windows A, B and D in three different
+// banks, and the outputs bit-equal to the cpu device's.
+TEST(XrtEmuFabric, AModelsVectorAddRunsWithItsWindowsInThreeBanksAndEqualsCpu) {
+  constexpr uint32_t rows = 48, cols = 64;
+  testing::SubgraphBuilder main;
+  const uint32_t x = main.input(OperandType::TENSOR_INT32, {rows, cols});
+  const uint32_t y = main.input(OperandType::TENSOR_INT32, {rows, cols});
+  const uint32_t sum = main.output(OperandType::TENSOR_INT32, {rows, cols});
+  main.op(OperationType::ADD, {x, y, main.scalar(0)}, {sum});
+  Model model;
+  model.main = main.build();
+  std::vector<int32_t> a(rows * cols), b(rows * cols);
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<int32_t>(i * 2654435761u);
+    b[i] = static_cast<int32_t>(0x7FFFFF00u - i * 40503u);
+  }
+  const std::vector<TensorValue> inputs = {testing::int32s({rows, cols}, a), testing::int32s({rows, cols}, b)};
+
+  std::vector<WindowRecordingCard::Allocation> log;
+  FabricDevice device(
+      "xrt-emu-windows", "the emulated card, its allocations recorded", isa::kNOMINAL_CLOCK_MHZ,
+      [&log]() -> std::unique_ptr<FabricBackend> { return std::make_unique<WindowRecordingCard>(emu(), &log); },
+      runtime::EngineOptions{}, std::nullopt, [] { return emu().readRegister(isa::kRegFEATURES); });
+  const ExecutionResult cpu = runOnDevice(*findDevice("cpu"), model, inputs);
+  const ExecutionResult card = runOnDevice(device, model, inputs);
+  ASSERT_TRUE(card.status.isOk()) << card.status.message();
+  ASSERT_EQ(card.outputs.size(), 1u);
+  EXPECT_EQ(testing::compareOutput(cpu.outputs[0], card.outputs[0], /*relaxed=*/false), "");
+
+  const backends::XrtWindowBanks& banks = emu().xclbin().windows;
+  std::map<DataWindow, std::set<int32_t>> seen;
+  for (const auto& allocation : log) {
+    EXPECT_NE(allocation.bank, -1) << "an allocation outside every bank";
+    seen[allocation.window].insert(allocation.bank);
+  }
+  ASSERT_TRUE(seen.count(DataWindow::B) && seen.count(DataWindow::D))
+      << "the runtime allocated no window B or D: the ADD's operand and result are not in their windows";
+  EXPECT_EQ(seen[DataWindow::A], std::set<int32_t>{banks.a});
+  EXPECT_EQ(seen[DataWindow::B], std::set<int32_t>{banks.b});
+  EXPECT_EQ(seen[DataWindow::D], std::set<int32_t>{banks.d});
+  EXPECT_EQ(banks.distinct(), 3);
+}
+
 
 void expectSameAsCpu(const Model& model, const std::vector<TensorValue>& inputs, const std::string& what) {
   const ExecutionResult cpu = runOnDevice(*findDevice("cpu"), model, inputs);
