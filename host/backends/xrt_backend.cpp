@@ -321,14 +321,9 @@ Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& op
         options.xclbinPath, id, version, isa::kCORE_ID, isa::kIsaVersion));
   }
   enableDoneInterrupt(*impl);
-  const XrtWindowBanks& w = impl->check.windows;
-  if (w.distinct() < 3) {
-    // Correct (every port reaches every window), but the vector engine's two
-    // operands and its result then share a bank's bandwidth: say so once.
-    std::fprintf(stderr,
-                 "xrt: %s connects the three data ports to %zu common memory bank(s): %s; the windows share "
-                 "bandwidth (docs/deploy.md \"Data ports\")\n",
-                 options.xclbinPath.c_str(), w.common.size(), describeWindowBanks(w, impl->check.tags()).c_str());
+  // Said once per card opened: the windows share a bank.
+  if (const std::string note = windowSharingNote(impl->check.windows, impl->check.tags()); !note.empty()) {
+    std::fprintf(stderr, "xrt: %s: %s\n", options.xclbinPath.c_str(), note.c_str());
   }
   return std::unique_ptr<XrtBackend>(new XrtBackend(std::move(impl)));
 }

@@ -108,4 +108,12 @@ std::string describeWindowBanks(const XrtWindowBanks& windows, const std::vector
                      tagOf(windows.d, tags));
 }
 
+std::string windowSharingNote(const XrtWindowBanks& windows, const std::vector<std::string>& tags) {
+  if (windows.distinct() == 3) return "";
+  return fmt::format(
+      "the three data ports reach {} common memory bank(s) ({}): {}; the vector engine's operands and result share "
+      "a bank's bandwidth (correct, slower; docs/deploy.md \"Data ports\")",
+      windows.common.size(), listBanks(windows.common, tags), describeWindowBanks(windows, tags));
+}
+
 }  // namespace nnfab::backends

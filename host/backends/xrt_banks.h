@@ -62,8 +62,12 @@ struct XrtWindowBanks {
 // theirs.
 Result<XrtWindowBanks> chooseWindowBanks(const XrtPortBanks& ports);
 
-// "HBM[0] (for window A), HBM[1] (B), HBM[2] (D)": what a log line and
-// description() say.
+// "window A in HBM[0], B in HBM[1], D in HBM[2]": what the device's
+// description says.
 std::string describeWindowBanks(const XrtWindowBanks& windows, const std::vector<std::string>& tags);
+
+// Where the windows share a bank (correct, slower), the one line the backend
+// logs when it opens the card; "" where each has its own.
+std::string windowSharingNote(const XrtWindowBanks& windows, const std::vector<std::string>& tags);
 
 }  // namespace nnfab::backends

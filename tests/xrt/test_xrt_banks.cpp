@@ -30,6 +30,7 @@ TEST(XrtWindowBanks, ThreeCommonBanksGiveEachWindowItsOwn) {
   EXPECT_EQ(w->of(DataWindow::B), 1);
   EXPECT_EQ(w->of(DataWindow::D), 2);
   EXPECT_EQ(describeWindowBanks(*w, kTags), "window A in HBM[0], B in HBM[1], D in HBM[2]");
+  EXPECT_EQ(windowSharingNote(*w, kTags), "");  // nothing to say
 }
 
 TEST(XrtWindowBanks, WindowAGoesWhereTheProgramPortReaches) {
@@ -51,6 +52,10 @@ TEST(XrtWindowBanks, TwoCommonBanksPutBAndDTogetherAwayFromA) {
   EXPECT_EQ(w->b, 1);
   EXPECT_EQ(w->d, 1);
   EXPECT_EQ(w->distinct(), 2);
+  EXPECT_EQ(windowSharingNote(*w, kTags),
+            "the three data ports reach 2 common memory bank(s) (HBM[0], HBM[1]): window A in HBM[0], B in HBM[1], D "
+            "in HBM[1]; the vector engine's operands and result share a bank's bandwidth (correct, slower; "
+            "docs/deploy.md \"Data ports\")");
 }
 
 TEST(XrtWindowBanks, OneCommonBankIsSharedByAllWindows) {
@@ -61,6 +66,7 @@ TEST(XrtWindowBanks, OneCommonBankIsSharedByAllWindows) {
   EXPECT_EQ(w->d, 4);
   EXPECT_EQ(w->distinct(), 1);
   EXPECT_EQ(describeWindowBanks(*w, kTags), "window A in DDR[0], B in DDR[0], D in DDR[0]");
+  EXPECT_NE(windowSharingNote(*w, kTags).find("1 common memory bank(s) (DDR[0])"), std::string::npos);
 }
 
 TEST(XrtWindowBanks, ADataPortReachingNoBankOfTheOthersIsRefusedByName) {
