@@ -114,6 +114,9 @@ module nnfab_core (
   logic ap_start, start_accepted, core_idle, core_done, preempt;
   logic [63:0] prog_addr, data_addr, ctx_addr, loop_budget, exec_budget, cycles, iterations, instret, trace_addr;
   logic [31:0] prog_size, data_size, mode, insn_limit, watchdog_state, status, halt_pc, fault_info;
+  // the data region's windows B and D (docs/isa.md "Memory model")
+  logic [63:0] srcb_addr, dst_addr;
+  logic [31:0] srcb_start, dst_start;
 
   assign sim_idle = core_idle && !soft_reset;  // as AP_IDLE reads it
 
@@ -146,6 +149,10 @@ module nnfab_core (
       .soft_reset_done(sr_release),
       .prog_addr(prog_addr),
       .data_addr(data_addr),
+      .srcb_addr(srcb_addr),
+      .dst_addr(dst_addr),
+      .srcb_start(srcb_start),
+      .dst_start(dst_start),
       .ctx_addr(ctx_addr),
       .prog_size(prog_size),
       .data_size(data_size),
@@ -515,7 +522,8 @@ module nnfab_core (
   logic [1:0] t_type;
   logic [4:0] t_rc;
   logic [31:0] t_dst, t_src_a, t_src_b, t_src_c, t_desc, t_data_size, t_fault_info;
-  logic [63:0] t_data_addr;
+  logic [63:0] t_data_addr, t_bias_b, t_bias_d;
+  logic [31:0] t_srcb_start, t_dst_start, t_a_end, t_b_end;
 
   nnfab_seq u_seq (
       .clk(ap_clk),
@@ -529,6 +537,10 @@ module nnfab_core (
       .arg_ctx_addr(ctx_addr),
       .arg_prog_size(prog_size),
       .arg_data_size(data_size),
+      .arg_srcb_addr(srcb_addr),
+      .arg_dst_addr(dst_addr),
+      .arg_srcb_start(srcb_start),
+      .arg_dst_start(dst_start),
       .arg_mode(mode),
       .arg_insn_limit(insn_limit),
       .arg_loop_budget(loop_budget),
@@ -582,6 +594,12 @@ module nnfab_core (
       .t_desc(t_desc),
       .t_data_addr(t_data_addr),
       .t_data_size(t_data_size),
+      .t_srcb_start(t_srcb_start),
+      .t_dst_start(t_dst_start),
+      .t_a_end(t_a_end),
+      .t_b_end(t_b_end),
+      .t_bias_b(t_bias_b),
+      .t_bias_d(t_bias_d),
       .t_abort(t_abort),
       .t_busy(t_busy),
       .t_done(t_done),
@@ -616,6 +634,12 @@ module nnfab_core (
       .desc(t_desc),
       .data_addr(t_data_addr),
       .data_size(t_data_size),
+      .srcb_start(t_srcb_start),
+      .dst_start(t_dst_start),
+      .a_end(t_a_end),
+      .b_end(t_b_end),
+      .bias_b(t_bias_b),
+      .bias_d(t_bias_d),
       .abort(t_abort),
       .writes_idle(writes_idle),
       .busy(t_busy),

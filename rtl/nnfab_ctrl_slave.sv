@@ -3,7 +3,8 @@
 // core accepts it, AP_DONE/AP_READY clear-on-read, AP_IDLE live; GIE/IER
 // masked, ISR toggle-on-write and set from IER when the core stops; PREEMPT
 // cleared by the core when it stops. Arguments are plain registers here; the
-// sequencer latches them when it accepts the start. AW and W are accepted in
+// sequencer latches them when it accepts the start (the windows' too:
+// SRCB_ADDR, DST_ADDR, SRCB_START, DST_START; bits 5:0 are dropped there). AW and W are accepted in
 // either order; one transaction of each direction at a time.
 // Soft reset (docs/register-map.md "Soft reset"): SOFT_RESET_KEY written to
 // PREEMPT as one whole word raises soft_reset until the core reports
@@ -45,6 +46,11 @@ module nnfab_ctrl_slave (
     input  logic        soft_reset_done, // pulse: the core is idle again
     output logic [63:0] prog_addr,
     output logic [63:0] data_addr,
+    // the data region's windows B and D (docs/isa.md "Memory model")
+    output logic [63:0] srcb_addr,
+    output logic [63:0] dst_addr,
+    output logic [31:0] srcb_start,
+    output logic [31:0] dst_start,
     output logic [63:0] ctx_addr,
     output logic [31:0] prog_size,
     output logic [31:0] data_size,
@@ -76,10 +82,6 @@ module nnfab_ctrl_slave (
   logic ap_done, ap_ready, gie;
   logic [IRQ_BITS-1:0] ier, isr;
   logic [31:0] preempt_reg;
-  // SRCB_ADDR, DST_ADDR: kernel arguments of m_axi_srcb and m_axi_dst, kept
-  // for read-back only; the core addresses every data port from DATA_ADDR
-  // (docs/rtl.md "Data ports").
-  logic [63:0] srcb_addr, dst_addr;
   logic do_write, do_read;
   logic [31:0] wmask, rd_value;
   logic [7:0] woff, roff;
@@ -160,6 +162,9 @@ module nnfab_ctrl_slave (
       preempt_reg <= '0;
       srcb_addr <= '0;
       dst_addr <= '0;
+      // No window B or D until the host sets one: ISA version 2's region.
+      srcb_start <= 32'hFFFF_FFFF;
+      dst_start <= 32'hFFFF_FFFF;
     end else begin
       if (start_accepted) ap_start <= 1'b0;
       if (do_read && r_regs && roff == NNFAB_REG_AP_CTRL) begin
@@ -197,6 +202,8 @@ module nnfab_ctrl_slave (
           NNFAB_REG_SRCB_ADDR + 8'd4: srcb_addr[63:32] <= merge(srcb_addr[63:32], w_q, wmask);
           NNFAB_REG_DST_ADDR: dst_addr[31:0] <= merge(dst_addr[31:0], w_q, wmask);
           NNFAB_REG_DST_ADDR + 8'd4: dst_addr[63:32] <= merge(dst_addr[63:32], w_q, wmask);
+          NNFAB_REG_SRCB_START: srcb_start <= merge(srcb_start, w_q, wmask);
+          NNFAB_REG_DST_START: dst_start <= merge(dst_start, w_q, wmask);
           NNFAB_REG_PREEMPT:
           if (reset_key) soft_reset <= 1'b1;
           else preempt_reg <= merge(preempt_reg, w_q, wmask);
@@ -276,6 +283,8 @@ module nnfab_ctrl_slave (
       NNFAB_REG_SRCB_ADDR + 8'd4: rd_value = srcb_addr[63:32];
       NNFAB_REG_DST_ADDR: rd_value = dst_addr[31:0];
       NNFAB_REG_DST_ADDR + 8'd4: rd_value = dst_addr[63:32];
+      NNFAB_REG_SRCB_START: rd_value = srcb_start;
+      NNFAB_REG_DST_START: rd_value = dst_start;
       default: rd_value = class_word;
     endcase
     if (r_ring) rd_value = araddr[2] ? trace_entry[63:32] : trace_entry[31:0];

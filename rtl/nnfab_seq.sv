@@ -33,6 +33,10 @@ module nnfab_seq (
     input  logic [63:0]   arg_ctx_addr,
     input  logic [31:0]   arg_prog_size,
     input  logic [31:0]   arg_data_size,
+    input  logic [63:0]   arg_srcb_addr,
+    input  logic [63:0]   arg_dst_addr,
+    input  logic [31:0]   arg_srcb_start,
+    input  logic [31:0]   arg_dst_start,
     input  logic [31:0]   arg_mode,
     input  logic [31:0]   arg_insn_limit,
     input  logic [63:0]   arg_loop_budget,
@@ -89,6 +93,16 @@ module nnfab_seq (
     output logic [31:0]   t_desc,
     output logic [63:0]   t_data_addr,
     output logic [31:0]   t_data_size,
+    // the data region's windows (docs/isa.md "Memory model"), fixed from
+    // the second cycle after the start: where B and D begin (bits 5:0
+    // zero), where A and B end (D ends at DATA_SIZE), and the bias of B and
+    // D (WINDOW_ADDR - WINDOW_START; A's is DATA_ADDR)
+    output logic [31:0]   t_srcb_start,
+    output logic [31:0]   t_dst_start,
+    output logic [31:0]   t_a_end,
+    output logic [31:0]   t_b_end,
+    output logic [63:0]   t_bias_b,
+    output logic [63:0]   t_bias_d,
     output logic          t_abort,
     input  logic          t_busy,
     input  logic          t_done,
@@ -138,7 +152,13 @@ module nnfab_seq (
   state_t state;
   // arguments latched at start
   logic [63:0] data_addr, ctx_addr, loop_budget, exec_budget;
-  logic [34:0] mem_lim_w, mem_lim_b;  // DATA_SIZE - 4, DATA_SIZE - 1 (signed)
+  logic [34:0] mem_lim_w, mem_lim_b;  // A_END - 4, A_END - 1 (signed)
+  // The windows: latched at start (S_IDLE), their ends and biases computed
+  // in S_CHECK (docs/rtl.md "Data region windows").
+  logic [57:0] srcb_addr, dst_addr;    // bits 63:6
+  logic [25:0] srcb_start, dst_start;  // bits 31:6
+  logic [31:0] a_end, b_end;
+  logic [63:0] bias_b, bias_d;
   logic [29:0] data_addr_hi_p1;      // DATA_ADDR[63:34] + 1
   logic [31:0] data_size, insn_limit, instructions;
   logic resume;
@@ -321,7 +341,8 @@ module nnfab_seq (
   // Addresses of the program, the data region and the context are 64-byte
   // aligned (MEM_BEAT_BYTES): their low bits are ignored (docs/rtl.md).
   logic unused_ok;
-  assign unused_ok = &{1'b0, arg_prog_addr[5:0], arg_data_addr[5:0], ctx_addr[5:0], div_busy};
+  assign unused_ok = &{1'b0, arg_prog_addr[5:0], arg_data_addr[5:0], ctx_addr[5:0], div_busy, arg_srcb_addr[5:0],
+                       arg_dst_addr[5:0], arg_srcb_start[5:0], arg_dst_start[5:0], w_a_end[34:32]};
 
   // ------------------------------------------------- 64-bit arithmetic
   // A 64-bit carry chain is 16 CARRY4 cells, more than a 300 MHz cycle
@@ -379,8 +400,9 @@ module nnfab_seq (
   assign is_st = d_st;
   assign is_word = d_word_acc;
   assign offset = va + imm;  // FAULT_INFO
-  // In the region when offset + bytes <= DATA_SIZE, i.e. when
-  // ra <= K = DATA_SIZE - bytes - imm (35-bit signed): decode computes K
+  // In the region when offset + bytes <= A_END (the end of window A:
+  // scalars reach window A only), i.e. when
+  // ra <= K = A_END - bytes - imm (35-bit signed): decode computes K
   // for both fetched candidates, so execute only compares ra with a
   // register (docs/rtl.md "Sequencer pipeline"). K <= DATA_SIZE - 1 fits
   // 32 bits when it is not negative.
@@ -582,6 +604,36 @@ module nnfab_seq (
   assign t_desc = imm;
   assign t_data_addr = data_addr;
   assign t_data_size = data_size;
+  assign t_srcb_start = {srcb_start, 6'd0};
+  assign t_dst_start = {dst_start, 6'd0};
+  assign t_a_end = a_end;
+  assign t_b_end = b_end;
+  assign t_bias_b = bias_b;
+  assign t_bias_d = bias_d;
+
+  // ------------------------------------------------------ windows
+  // S_CHECK computes, from the registers latched at start, the ends
+  // A_END = min(SRCB_START, DST_START, DATA_SIZE) and B_END =
+  // min(DST_START, DATA_SIZE), and the scalar limits A_END - 4 and
+  // A_END - 1 as a pick among the three candidates' own differences (three
+  // compares and three subtractions side by side, one LUT level after), so
+  // that no subtraction follows a compare. Everything after S_CHECK reads
+  // registers: the sequencer's decode (mem_lim) from S_PRIME2 on, the
+  // tensor unit's checks from its first instruction.
+  logic w_sb_lt_d, w_sb_lt_s, w_d_lt_s, w_pick_sb, w_pick_d;
+  logic [31:0] w_sb, w_d;
+  assign w_sb = {srcb_start, 6'd0};
+  assign w_d = {dst_start, 6'd0};
+  assign w_sb_lt_d = srcb_start < dst_start;
+  assign w_sb_lt_s = w_sb < data_size;
+  assign w_d_lt_s = w_d < data_size;
+  assign w_pick_sb = w_sb_lt_d && w_sb_lt_s;     // A ends at SRCB_START
+  assign w_pick_d = !w_sb_lt_d && w_d_lt_s;      // A ends at DST_START
+  function automatic [34:0] pick3(input sb, input d, input [34:0] x_sb, input [34:0] x_d, input [34:0] x_s);
+    pick3 = ({35{sb}} & x_sb) | ({35{d}} & x_d) | ({35{!sb && !d}} & x_s);
+  endfunction
+  logic [34:0] w_a_end;
+  assign w_a_end = pick3(w_pick_sb, w_pick_d, {3'd0, w_sb}, {3'd0, w_d}, {3'd0, data_size});
 
   // In simulation sq_data has no zero default: it is read only with
   // sq_push (the core's write multiplexer, the port's queue), and every
@@ -961,6 +1013,10 @@ module nnfab_seq (
           data_addr <= {arg_data_addr[63:6], 6'd0};
           ctx_addr <= arg_ctx_addr;
           data_size <= arg_data_size;
+          srcb_addr <= arg_srcb_addr[63:6];
+          dst_addr <= arg_dst_addr[63:6];
+          srcb_start <= arg_srcb_start[31:6];
+          dst_start <= arg_dst_start[31:6];
           insn_limit <= arg_insn_limit;
           loop_budget <= arg_loop_budget;
           exec_budget <= arg_exec_budget;
@@ -972,8 +1028,13 @@ module nnfab_seq (
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
-          mem_lim_w <= {3'd0, data_size} - 35'd4;
-          mem_lim_b <= {3'd0, data_size} - 35'd1;
+          mem_lim_w <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd4, {3'd0, w_d} - 35'd4, {3'd0, data_size} - 35'd4);
+          mem_lim_b <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd1, {3'd0, w_d} - 35'd1, {3'd0, data_size} - 35'd1);
+          a_end <= w_a_end[31:0];
+          b_end <= w_d_lt_s ? w_d : data_size;
+          // WINDOW_ADDR - WINDOW_START, carry select (sub64)
+          bias_b <= sub64({srcb_addr, 6'd0}, {32'd0, w_sb});
+          bias_d <= sub64({dst_addr, 6'd0}, {32'd0, w_d});
           data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
           exec_on <= exec_budget != 64'd0;
           loop_on <= loop_budget != 64'd0;
@@ -1132,8 +1193,8 @@ module nnfab_seq (
       // carry-save region check and address equal the plain arithmetic.
       if (state == S_RUN && (is_ld || is_st)) begin
         assert (mem_ok == ((!is_word || offset[1:0] == 2'b00) &&
-                           {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, data_size}))
-        else $error("sequencer: carry-save region check differs from offset + bytes <= DATA_SIZE");
+                           {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, a_end}))
+        else $error("sequencer: carry-save region check differs from offset + bytes <= end of window A");
         assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
         else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
       end

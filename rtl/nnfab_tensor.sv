@@ -31,6 +31,16 @@ module nnfab_tensor (
     input  logic [31:0]  desc,
     input  logic [63:0]  data_addr,
     input  logic [31:0]  data_size,
+    // The data region's windows (docs/isa.md "Memory model"), from the
+    // sequencer's registers, fixed while the program runs: where B and D
+    // begin (bits 5:0 zero), where A and B end (D ends at DATA_SIZE), the
+    // bias WINDOW_ADDR - WINDOW_START of B and D (A's is DATA_ADDR).
+    input  logic [31:0]  srcb_start,
+    input  logic [31:0]  dst_start,
+    input  logic [31:0]  a_end,
+    input  logic [31:0]  b_end,
+    input  logic [63:0]  bias_b,
+    input  logic [63:0]  bias_d,
     input  logic         abort,
     input  logic         writes_idle,
     output logic         busy,
@@ -151,20 +161,42 @@ module nnfab_tensor (
   function automatic misaligned(input [2:0] off, input [2:0] bytes);
     misaligned = (off & (bytes - 3'd1)) != 3'd0;
   endfunction
-  // n elements of `bytes` from off fit [0, size), without wrap-around, when
-  // off <= size && n * bytes <= size - off, i.e. n <= (size - off) / bytes
-  // (a shift). T_DESC_CHECK registers, for the destination and each source,
-  // whether off > size (neg) and (size - off) / bytes (lim), so that a check
-  // is one compare, not a subtract, a shift and a compare.
+  // Windows (docs/isa.md "Memory model"; docs/rtl.md "Data region
+  // windows"): each operand lies in the window of its offset, D if
+  // off >= DST_START, else B if off >= SRCB_START, else A, and must end
+  // within that window. The offsets are known at start, so the choice is
+  // made while the descriptor is read, a register stage per state:
+  // T_DESC_CHECK registers the two compares per operand (win_d, win_b),
+  // T_DESC_READ the window's end and bias (w_end, w_bias), T_DESC_WAIT the
+  // region limits below. Each of those states lasts at least one cycle and
+  // the limits are first read in T_DST or T_FC_CHK, so no cycle is added.
+  // Operand 0 is the destination, 1..3 the sources A, B, C.
+  logic win_d[4], win_b[4];
+  logic unused_ok;  // the window starts' bits 5:0 are zero
+  assign unused_ok = &{1'b0, srcb_start[5:0], dst_start[5:0]};
+  logic [31:0] w_end[4];
+  logic [63:0] w_bias[4];
+  logic [31:0] opnd[4];
+  assign opnd[0] = dst_q;
+  assign opnd[1] = base[0];
+  assign opnd[2] = base[1];
+  assign opnd[3] = base[2];
+
+  // n elements of `bytes` from off fit [off, end) of the operand's window,
+  // without wrap-around, when off <= end && n * bytes <= end - off, i.e.
+  // n <= (end - off) / bytes (a shift). T_DESC_WAIT registers, for the
+  // destination and each source, whether off > end (neg) and
+  // (end - off) / bytes (lim), so that a check is one compare, not a
+  // subtract, a shift and a compare.
   logic [32:0] dst_avail, src_avail[3];
   logic dst_neg, src_neg[3];
   logic [31:0] dst_lim, src_lim[3];
   function automatic [31:0] in_elements(input [31:0] avail, input [2:0] bytes);
     in_elements = bytes == 3'd4 ? {2'b00, avail[31:2]} : bytes == 3'd2 ? {1'b0, avail[31:1]} : avail[31:0];
   endfunction
-  assign dst_avail = {1'b0, size_q} - {1'b0, dst_q};
+  assign dst_avail = {1'b0, w_end[0]} - {1'b0, dst_q};
   always_comb
-    for (int i = 0; i < 3; i++) src_avail[i] = {1'b0, size_q} - {1'b0, base[i]};
+    for (int i = 0; i < 3; i++) src_avail[i] = {1'b0, w_end[i+1]} - {1'b0, base[i]};
 
   // ---------------------------------------------------- check sequence
   // T_SUFFIX: suffix[k-1] = suffix[k] * dim[k] for k = 3..1; T_DST:
@@ -237,17 +269,19 @@ module nnfab_tensor (
   logic [31:0] total_bytes;
   assign total_bytes = rbytes == 3'd4 ? {elements[29:0], 2'b00} : rbytes == 3'd2 ? {elements[30:0], 1'b0} : elements[31:0];
   logic [63:0] abs_base[3], abs_dst;
-  // DATA_ADDR + offset: the low word adds, the high word takes the carry
-  // from a parallel increment (carry select; a 64-bit chain is too long).
+  // bias + offset (bias = DATA_ADDR for window A, WINDOW_ADDR -
+  // WINDOW_START for B and D): the low word adds, the high word takes the
+  // carry from a parallel increment (carry select; a 64-bit chain is too
+  // long).
   function automatic [63:0] absolute(input [63:0] region, input [31:0] off);
     logic [32:0] lo;
     lo = {1'b0, region[31:0]} + {1'b0, off};
     absolute = {lo[32] ? region[63:32] + 32'd1 : region[63:32], lo[31:0]};
   endfunction
-  assign abs_dst = absolute(data_addr_q, dst_q);
-  assign abs_base[0] = absolute(data_addr_q, base[0]);
-  assign abs_base[1] = absolute(data_addr_q, base[1]);
-  assign abs_base[2] = absolute(data_addr_q, base[2]);
+  assign abs_dst = absolute(w_bias[0], dst_q);
+  assign abs_base[0] = absolute(w_bias[1], base[0]);
+  assign abs_base[1] = absolute(w_bias[2], base[1]);
+  assign abs_base[2] = absolute(w_bias[3], base[2]);
 
   // FLOAT32 elements go through the FP pipe of the element engine, except
   // SEL and MOV, which copy bits (the integer ALU does); CVT either way.
@@ -489,16 +523,14 @@ module nnfab_tensor (
           m_pend <= 1'b0;
           state <= T_DESC_CHECK;
         end
-        // The descriptor is one aligned 64-byte beat: desc + 64 <= size is
-        // desc / 64 < size / 64.
+        // The descriptor is one aligned 64-byte beat in window A:
+        // desc + 64 <= A_END is desc / 64 < A_END / 64.
         T_DESC_CHECK: begin
-          dst_neg <= dst_avail[32];
-          dst_lim <= in_elements(dst_avail[31:0], rbytes);
-          for (int i = 0; i < 3; i++) begin
-            src_neg[i] <= src_avail[i][32];
-            src_lim[i] <= in_elements(src_avail[i][31:0], sbytes[i]);
+          for (int i = 0; i < 4; i++) begin
+            win_d[i] <= opnd[i][31:6] >= dst_start[31:6];
+            win_b[i] <= opnd[i][31:6] >= srcb_start[31:6];
           end
-          if (desc_q[5:0] != 6'd0 || desc_q[31:6] >= size_q[31:6]) begin
+          if (desc_q[5:0] != 6'd0 || desc_q[31:6] >= a_end[31:6]) begin
             fault_info <= desc_q;
             state <= T_FAULT;
           end else begin
@@ -507,17 +539,30 @@ module nnfab_tensor (
         end
         // Reads wait until every earlier write is answered (AXI does not
         // order the two channels).
-        T_DESC_READ: if (d_rd_valid && rd_ready) state <= T_DESC_WAIT;
-        T_DESC_WAIT:
-        if (r_valid) begin
-          desc_beat <= r_data;
-          fc_bad <= fc_bad_in;
-          fc_zero <= fc_zero_in;
-          suffix[3] <= 32'd1;
-          k <= fn_q == NNFAB_FN_FC ? 2'd0 : 2'd3;
-          ki <= 3'd0;
-          big <= 1'b0;
-          state <= fn_q == NNFAB_FN_FC ? T_FC_MUL : T_SUFFIX;
+        T_DESC_READ: begin
+          for (int i = 0; i < 4; i++) begin
+            w_end[i] <= win_d[i] ? size_q : win_b[i] ? b_end : a_end;
+            w_bias[i] <= win_d[i] ? bias_d : win_b[i] ? bias_b : data_addr_q;
+          end
+          if (d_rd_valid && rd_ready) state <= T_DESC_WAIT;
+        end
+        T_DESC_WAIT: begin
+          dst_neg <= dst_avail[32];
+          dst_lim <= in_elements(dst_avail[31:0], rbytes);
+          for (int i = 0; i < 3; i++) begin
+            src_neg[i] <= src_avail[i][32];
+            src_lim[i] <= in_elements(src_avail[i][31:0], sbytes[i]);
+          end
+          if (r_valid) begin
+            desc_beat <= r_data;
+            fc_bad <= fc_bad_in;
+            fc_zero <= fc_zero_in;
+            suffix[3] <= 32'd1;
+            k <= fn_q == NNFAB_FN_FC ? 2'd0 : 2'd3;
+            ki <= 3'd0;
+            big <= 1'b0;
+            state <= fn_q == NNFAB_FN_FC ? T_FC_MUL : T_SUFFIX;
+          end
         end
         // FC (docs/isa.md): strides 0 and an activation code 0..3, else
         // ILLEGAL_INSTRUCTION; a zero batch, units or input_size is a no-op;
