@@ -49,33 +49,43 @@ static inline uint32_t sourceBytes(uint32_t fn, uint32_t type, uint32_t s) {
   return (fn == isa::kFnSEL && s == 0) ? isa::typeBytes(isa::kTypeBOOL8) : isa::typeBytes(type);
 }
 
-// Whether a source with these strides stays inside the data region: the
-// highest element it can supply is sum((dim_k - 1) * stride_k).
+// Whether a source with these strides stays inside [0, end) (the end of
+// its first byte's window): the highest element it can supply is
+// sum((dim_k - 1) * stride_k).
 static inline bool sourceInRegion(uint32_t base, uint32_t bytes, const uint32_t* dim, const uint32_t* stride,
-                                  uint32_t dataSize) {
+                                  uint32_t end) {
   uint64_t last = 0;
   for (uint32_t k = 0; k < isa::kMAX_RANK; ++k) {
     const uint64_t span = dim[k] - 1u;  // dim[k] >= 1 here
-    // A term beyond the region's size fails anyway; stopping here keeps the
+    // A term beyond the window's end fails anyway; stopping here keeps the
     // sum from overflowing.
-    if (span != 0 && stride[k] > dataSize / span) return false;
+    if (span != 0 && stride[k] > end / span) return false;
     last += span * stride[k];
   }
-  return inRegion(base, (last + 1u) * bytes, dataSize);
+  return inRegion(base, (last + 1u) * bytes, end);
 }
 
-static inline TensorOutcome executeTensor(const DataPorts& ports, uint32_t dataSize, const TensorOperands& op,
-                                          const CycleParams& cp) {
-  const uint32_t* data = ports.data;
-  if (op.descriptor % isa::kDESCRIPTOR_BYTES != 0 || !inRegion(op.descriptor, isa::kDESCRIPTOR_BYTES, dataSize)) {
-    return tensorFault(op.descriptor);
+// Reads the 16-word descriptor at `offset` through the data port: window A
+// only (docs/isa.md "Memory model"), 64-byte aligned. False: ACCESS_FAULT.
+static inline bool readDescriptor(const DataRegion& region, uint32_t offset, uint32_t* desc) {
+  if (offset % isa::kDESCRIPTOR_BYTES != 0 ||
+      !inRegion(offset, isa::kDESCRIPTOR_BYTES, region.windows.end[isa::kWindowA])) {
+    return false;
   }
-  uint32_t desc[kDescriptorWords];
+  const ReadView view = readView(region, kPortData, isa::kWindowA);
 DESCRIPTOR:
   for (uint32_t w = 0; w < kDescriptorWords; ++w) {
 #pragma HLS PIPELINE II=1
-    desc[w] = loadWord(data, op.descriptor + w * kWordBytes);
+    desc[w] = loadElement(view, offset + w * kWordBytes, kWordBytes);
   }
+  return true;
+}
+
+static inline TensorOutcome executeTensor(const DataRegion& region, const TensorOperands& op,
+                                          const CycleParams& cp) {
+  const uint32_t dataSize = region.dataSize;
+  uint32_t desc[kDescriptorWords];
+  if (!readDescriptor(region, op.descriptor, desc)) return tensorFault(op.descriptor);
   const uint32_t* dim = desc + isa::kDescDIM;
   const uint32_t* stride[kMaxSources] = {desc + isa::kDescSTRIDE_A, desc + isa::kDescSTRIDE_B,
                                          desc + isa::kDescSTRIDE_C};
@@ -102,28 +112,32 @@ DESCRIPTOR:
     return noop;
   }
 
-  // Every region is checked before the first element is written.
-  if (op.dst % resultBytes != 0 || !inRegion(op.dst, elements * resultBytes, dataSize)) return tensorFault(op.dst);
-  // Bytes read per data port (docs/isa.md "Memory model"): B through
-  // m_axi_srcb, A and C through m_axi_data.
+  // Every region is checked before the first element is written, each
+  // against the end of its first byte's window.
+  const uint32_t dstWindow = isa::windowOf(region.windows, op.dst);
+  if (op.dst % resultBytes != 0 || !inRegion(op.dst, elements * resultBytes, region.windows.end[dstWindow])) {
+    return tensorFault(op.dst);
+  }
+  // B through m_axi_srcb, A and C through m_axi_data, the result through
+  // m_axi_dst (docs/isa.md "Memory model"), whichever window each lies in;
+  // and the bytes read per port, for the cycle model.
+  ReadView srcView[kMaxSources];
+  for (uint32_t s = 0; s < kMaxSources; ++s) srcView[s] = readView(region, kPortData, isa::kWindowA);
   uint64_t srcbReadBytes = 0, dataReadBytes = 0;
+  for (uint32_t s = 0; s < sources; ++s) {
+    const uint32_t bytes = sourceBytes(op.fn, op.type, s);
+    const uint32_t window = isa::windowOf(region.windows, op.src[s]);
+    if (op.src[s] % bytes != 0 || !sourceInRegion(op.src[s], bytes, dim, stride[s], region.windows.end[window])) {
+      return tensorFault(op.src[s]);
+    }
+    srcView[s] = readView(region, s == 1 ? kPortSrcb : kPortData, window);
+    (s == 1 ? srcbReadBytes : dataReadBytes) += elements * bytes;
+  }
+  const WriteView dstView = writeView(region, kPortDst, dstWindow);
   // The vector engine takes the instruction when every source is contiguous
   // (row-major over DIM, dimensions of extent 1 excepted) and of the result's
   // element size, and the function is neither DIV nor one of the FP pipe.
-  bool vectorPath = op.fn != isa::kFnDIV && !fpPipe;
-  for (uint32_t s = 0; s < sources; ++s) {
-    const uint32_t bytes = sourceBytes(op.fn, op.type, s);
-    if (op.src[s] % bytes != 0 || !sourceInRegion(op.src[s], bytes, dim, stride[s], dataSize)) {
-      return tensorFault(op.src[s]);
-    }
-    (s == 1 ? srcbReadBytes : dataReadBytes) += elements * bytes;
-    uint64_t extent = 1;  // elements of one step along dimension k in row-major order
-    for (uint32_t k = isa::kMAX_RANK; k-- > 0;) {
-      vectorPath = vectorPath && (dim[k] == 1 || stride[s][k] == extent);
-      extent *= dim[k];
-    }
-    vectorPath = vectorPath && bytes == resultBytes;
-  }
+  const bool vectorPath = takesVectorEngine(op.fn, op.type, desc);
   const uint64_t writeBytes = elements * resultBytes;
   // The element engine's walk (tensor_elem): each source keeps the 64-byte
   // beat its last element came from and reads a new one when an element
@@ -176,8 +190,7 @@ ELEMENTS:
 #pragma HLS UNROLL
       if (s < sources) {
         const uint64_t at = op.src[s] + index[s] * srcBytes[s];
-        // B through its own port, A and C through the data port.
-        v[s] = loadElement(s == 1 ? ports.srcb : data, at, srcBytes[s]);
+        v[s] = loadElement(srcView[s], at, srcBytes[s]);
         const uint64_t beat = at / isa::kMEM_BEAT_BYTES;
         if (!haveBeat[s] || beat != lastBeat[s]) {
           ++readBeats;
@@ -216,7 +229,7 @@ ELEMENTS:
     } else {
       result = floatApply(op.fn, v[0], v[1], v[2], op.act);
     }
-    storeElement(ports.dst, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes, result);
+    storeElement(dstView, op.dst + static_cast<uint64_t>(e) * resultBytes, resultBytes, result);
     for (uint32_t s = 0; s < kMaxSources; ++s) {
 #pragma HLS UNROLL
       index[s] += stride[s][kInnermost];
@@ -248,17 +261,9 @@ ELEMENTS:
 // executor's order. The hardware interleaves independent (b, u) sums in its
 // adder pipelines; the C-simulation computes them one after another, which
 // gives the same bits because each sum's order is the same.
-static inline TensorOutcome executeFc(uint32_t* data, uint32_t dataSize, const TensorOperands& op,
-                                      const CycleParams& cp) {
-  if (op.descriptor % isa::kDESCRIPTOR_BYTES != 0 || !inRegion(op.descriptor, isa::kDESCRIPTOR_BYTES, dataSize)) {
-    return tensorFault(op.descriptor);
-  }
+static inline TensorOutcome executeFc(const DataRegion& region, const TensorOperands& op, const CycleParams& cp) {
   uint32_t desc[kDescriptorWords];
-FC_DESCRIPTOR:
-  for (uint32_t w = 0; w < kDescriptorWords; ++w) {
-#pragma HLS PIPELINE II=1
-    desc[w] = loadWord(data, op.descriptor + w * kWordBytes);
-  }
+  if (!readDescriptor(region, op.descriptor, desc)) return tensorFault(op.descriptor);
   bool stridesZero = true;
   for (uint32_t w = isa::kDescSTRIDE_A; w < kDescriptorWords; ++w) stridesZero = stridesZero && desc[w] == 0;
   const uint32_t batch = desc[isa::kDescDIM + 0], units = desc[isa::kDescDIM + 1];
@@ -273,12 +278,22 @@ FC_DESCRIPTOR:
   }
   const uint64_t word = kWordBytes;
   const uint64_t outs = static_cast<uint64_t>(batch) * units;
-  if (op.dst % word != 0 || !inRegion(op.dst, outs * word, dataSize)) return tensorFault(op.dst);
+  // Everything of FC goes through the data port, from whichever window.
+  const uint32_t dstWindow = isa::windowOf(region.windows, op.dst);
+  if (op.dst % word != 0 || !inRegion(op.dst, outs * word, region.windows.end[dstWindow])) {
+    return tensorFault(op.dst);
+  }
+  const WriteView out = writeView(region, kPortData, dstWindow);
   const uint64_t sizes[kMaxSources] = {static_cast<uint64_t>(batch) * inputSize * word,
                                        static_cast<uint64_t>(units) * inputSize * word,
                                        static_cast<uint64_t>(units) * word};
+  ReadView in[kMaxSources];
   for (uint32_t s = 0; s < kMaxSources; ++s) {
-    if (op.src[s] % word != 0 || !inRegion(op.src[s], sizes[s], dataSize)) return tensorFault(op.src[s]);
+    const uint32_t window = isa::windowOf(region.windows, op.src[s]);
+    if (op.src[s] % word != 0 || !inRegion(op.src[s], sizes[s], region.windows.end[window])) {
+      return tensorFault(op.src[s]);
+    }
+    in[s] = readView(region, kPortData, window);
   }
 FC_OUTPUTS:
   for (uint32_t b = 0; b < batch; ++b) {
@@ -286,14 +301,16 @@ FC_OUTPUTS:
       float acc = 0.0f;
     FC_DOT:
       for (uint32_t i = 0; i < inputSize; ++i) {
-        const float x = asFloat(loadWord(data, op.src[0] + (static_cast<uint64_t>(b) * inputSize + i) * word));
-        const float w = asFloat(loadWord(data, op.src[1] + (static_cast<uint64_t>(u) * inputSize + i) * word));
+        const uint64_t xAt = op.src[0] + (static_cast<uint64_t>(b) * inputSize + i) * word;
+        const uint64_t wAt = op.src[1] + (static_cast<uint64_t>(u) * inputSize + i) * word;
+        const float x = asFloat(loadElement(in[0], xAt, kWordBytes));
+        const float w = asFloat(loadElement(in[1], wAt, kWordBytes));
         const float product = x * w;  // rounded before it is added (no contraction)
         acc = acc + product;
       }
-      const float bias = asFloat(loadWord(data, op.src[2] + static_cast<uint64_t>(u) * word));
-      storeWord(data, op.dst + (static_cast<uint64_t>(b) * units + u) * word,
-                floatBits(applyActivation(act, acc + bias)));
+      const float bias = asFloat(loadElement(in[2], op.src[2] + static_cast<uint64_t>(u) * word, kWordBytes));
+      storeElement(out, op.dst + (static_cast<uint64_t>(b) * units + u) * word, kWordBytes,
+                   floatBits(applyActivation(act, acc + bias)));
     }
   }
   TensorOutcome done = {isa::kStatusDONE, 0, cycleCost(cp, CycleQuery{kCycleFc, batch, units, inputSize,

@@ -29,7 +29,7 @@ Outputs run(const uint64_t* prog, uint32_t instructions, uint32_t* data, uint32_
   nnfab_core(prog, data, ctx, instructions * kINSTRUCTION_BYTES, dataBytes, 0, 0, 0, 0, &preempt, &o.watchdog,
              &o.status, &o.haltPc, &o.faultInfo, &o.features, &o.cycles, &o.iterations, &o.instret, &o.id, &o.version,
              &o.traceCount, &o.traceDropped, &o.classCycles[0], &o.classCycles[1], &o.classCycles[2],
-             &o.classCycles[3], &o.classCycles[4], nullptr, o.trace, data, data);
+             &o.classCycles[3], &o.classCycles[4], nullptr, o.trace, data, data, kNoWindowStart, kNoWindowStart);
   return o;
 }
 

@@ -225,9 +225,8 @@ void writeReg(CoreState& st, uint32_t r, uint32_t v) {
 
 // Executes one legal instruction. Returns false when it stops the core (HALT
 // or a fault: *stop says how); otherwise it has updated pc and the counters.
-bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32_t dataSize, const CycleParams& cp,
-             Stop& stop, Tracer& tr) {
-  uint32_t* data = ports.data;
+bool execute(const isa::Fields& f, CoreState& st, const DataRegion& region, const CycleParams& cp, Stop& stop,
+             Tracer& tr) {
   const uint32_t cls = f.opcode & isa::kClassMask;
   const uint32_t fn = f.opcode & isa::kFnMask;
   const uint32_t a = st.regs[f.ra];
@@ -253,7 +252,7 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
     op.descriptor = f.imm;
     op.act = floatActivation(f) ? f.rc : 0u;
     if (op.act != 0) op.src[2] = 0;
-    const TensorOutcome r = fn == isa::kFnFC ? executeFc(data, dataSize, op, cp) : executeTensor(ports, dataSize, op, cp);
+    const TensorOutcome r = fn == isa::kFnFC ? executeFc(region, op, cp) : executeTensor(region, op, cp);
     if (r.status != isa::kStatusDONE) {
       stop.status = r.status;
       stop.haltPc = st.pc;
@@ -284,16 +283,17 @@ bool execute(const isa::Fields& f, CoreState& st, const DataPorts& ports, uint32
       case isa::kOpSTB: {
         const bool word = f.opcode == isa::kOpLDW || f.opcode == isa::kOpSTW;
         const uint32_t bytes = word ? kWordBytes : 1u;
-        if (offset % bytes != 0 || !inRegion(offset, bytes, dataSize)) {
+        // Window A only, through the data port (docs/isa.md "Memory model").
+        if (offset % bytes != 0 || !inRegion(offset, bytes, region.windows.end[isa::kWindowA])) {
           stop.status = isa::kStatusACCESS_FAULT;
           stop.haltPc = st.pc;
           stop.faultInfo = lo(offset);
           return false;
         }
         if (f.opcode == isa::kOpLDW || f.opcode == isa::kOpLDB) {
-          writeReg(st, f.rd, loadElement(data, offset, bytes));
+          writeReg(st, f.rd, loadElement(readView(region, kPortData, isa::kWindowA), offset, bytes));
         } else {
-          storeElement(data, offset, bytes, b);
+          storeElement(writeView(region, kPortData, isa::kWindowA), offset, bytes, b);
         }
         break;
       }
@@ -335,20 +335,8 @@ Stop stopAt(uint32_t status, uint32_t pc, uint32_t info) {
 
 }  // namespace
 
-void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
-                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
-                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
-                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
-                            const TraceOutputs& trace, const CycleParams& params) {
-  const DataPorts ports = {data, data, data};
-  nnfab_core_ports(prog, ports, ctx, prog_size, data_size, mode, insn_limit, loop_budget, exec_budget, preempt,
-                   watchdog_state, status, halt_pc, fault_info, features, cycles, iterations, instret, id, isa_version,
-                   trace, params);
-}
-
-void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t* ctx, uint32_t prog_size,
-                      uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
+void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t srcb_start, uint32_t dst_start,
+                      uint32_t* ctx, uint32_t prog_size, uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
                       uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
                       uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features,
                       volatile uint64_t* cycles, volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id,
@@ -363,6 +351,8 @@ void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t* ct
   clearState(st);
   Stop stop = stopAt(isa::kStatusIDLE, 0, 0);
   const uint32_t instructions = prog_size / isa::kINSTRUCTION_BYTES;
+  // The windows, latched at start like every argument.
+  const DataRegion region = dataRegion(ports, srcb_start, dst_start, data_size);
   bool running = true;
 
   if (prog_size % isa::kINSTRUCTION_BYTES != 0 || instructions > isa::kMAX_PROGRAM_INSTRUCTIONS) {
@@ -450,7 +440,7 @@ MAIN:
       stop = stopAt(isa::kStatusILLEGAL_INSTRUCTION, st.pc, lo(insn));
       break;
     }
-    if (!execute(f, st, ports, data_size, params, stop, tr)) break;
+    if (!execute(f, st, region, params, stop, tr)) break;
     ++retired;
   }
 
@@ -517,7 +507,8 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
                            uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
                            uint64_t* class_cycles_tensor, uint64_t* trace_mem,
-                           uint64_t trace[nnfab::isa::kTRACE_DEPTH], const uint32_t* srcb, uint32_t* dst) {
+                           uint64_t trace[nnfab::isa::kTRACE_DEPTH], const uint32_t* srcb, uint32_t* dst,
+                           uint32_t srcb_start, uint32_t dst_start) {
   // Offsets pinned to docs/register-map.md; pragma arguments must be
   // literals, so the static_asserts below tie them to the generated map.
 #pragma HLS INTERFACE mode=m_axi port=prog bundle=prog offset=slave depth=8192 max_read_burst_length=64
@@ -556,6 +547,8 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
 #pragma HLS INTERFACE mode=s_axilite port=trace_mem offset=0xB0 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=srcb offset=0xB8 bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=dst offset=0xC0 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=srcb_start offset=0xC8 bundle=control
+#pragma HLS INTERFACE mode=s_axilite port=dst_start offset=0xCC bundle=control
 #pragma HLS INTERFACE mode=s_axilite port=trace offset=0x800 bundle=control
   // Outputs without the ap_vld word Vitis HLS would otherwise put after each
   // (it would collide with the next register of the map).
@@ -594,6 +587,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                     nnfab::isa::kRegCLASS_CYCLES_BRANCH == 0xA0 && nnfab::isa::kRegCLASS_CYCLES_TENSOR == 0xA8 &&
                     nnfab::isa::kRegTRACE_ADDR == 0xB0 &&
                     nnfab::isa::kRegSRCB_ADDR == 0xB8 && nnfab::isa::kRegDST_ADDR == 0xC0 &&
+                    nnfab::isa::kRegSRCB_START == 0xC8 && nnfab::isa::kRegDST_START == 0xCC &&
                     nnfab::isa::kTRACE_RING_OFFSET == 0x800,
                 "the INTERFACE offsets above no longer match isa/isa.json");
   static_assert(nnfab::isa::kMAX_PROGRAM_INSTRUCTIONS == 8192 && nnfab::isa::kCONTEXT_BYTES / 4 == 64 &&
@@ -604,7 +598,7 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
       {class_cycles_ctrl, class_cycles_mem, class_cycles_salu, class_cycles_branch, class_cycles_tensor},
       trace_mem};
   const nnfab::hls::DataPorts ports = {data, srcb, dst};
-  nnfab::hls::nnfab_core_ports(prog, ports, ctx, prog_size, data_size, mode, insn_limit, loop_budget, exec_budget,
-                               preempt, watchdog_state, status, halt_pc, fault_info, features, cycles, iterations,
+  nnfab::hls::nnfab_core_ports(prog, ports, srcb_start, dst_start, ctx, prog_size, data_size, mode, insn_limit,
+                               loop_budget, exec_budget, preempt, watchdog_state, status, halt_pc, fault_info, features, cycles, iterations,
                                instret, id, isa_version, outputs, nnfab::hls::kDefaultCycleParams);
 }

@@ -16,8 +16,9 @@
 // CTX_ADDR, SRCB_ADDR and DST_ADDR, and every other argument is the register
 // of the same name.
 //   prog          PROG_SIZE bytes of instructions (copied on chip at start)
-//   data          the data region, word-addressed: byte offset o is bits
-//                 8*(o%4).. of data[o/4] (little-endian)
+//   data          window A of the data region (docs/isa.md "Memory model"),
+//                 word-addressed: byte offset o is bits 8*(o%4).. of
+//                 data[o/4] (little-endian)
 //   ctx           CONTEXT_BYTES / 4 words, read on MODE.RESUME, written on
 //                 PREEMPTED and SLICE_END
 //   preempt       the PREEMPT register, sampled at every instruction boundary
@@ -26,9 +27,12 @@
 //                 null pointer, as TRACE_ADDR 0: nothing is written)
 //   trace         TRACE_DEPTH entries of the trace ring (read window at
 //                 TRACE_RING_OFFSET), written with MODE.TRACE
-//   srcb, dst     the data region again, on their own m_axi bundles: an
+//   srcb, dst     windows B and D of the data region (offset o of window B
+//                 is srcb[(o - srcb_start)/4]), and the m_axi bundles of an
 //                 elementwise TENSOR's B operand and result (core_mem.h
-//                 DataPorts); the host passes DATA_ADDR for both
+//                 DataPorts, DataRegion): every port reaches every window
+//   srcb_start,   where windows B and D begin (bits 5:0 taken as zero;
+//   dst_start     0xFFFFFFFF: empty)
 // Outputs are written when the core stops; watchdog_state and the three
 // counters also at every instruction boundary, through volatile pointers:
 // they are live registers the host reads while the core runs (the host
@@ -41,7 +45,8 @@ extern "C" void nnfab_core(const uint64_t* prog, uint32_t* data, uint32_t* ctx, 
                            uint32_t* trace_count, uint32_t* trace_dropped, uint64_t* class_cycles_ctrl,
                            uint64_t* class_cycles_mem, uint64_t* class_cycles_salu, uint64_t* class_cycles_branch,
                            uint64_t* class_cycles_tensor, uint64_t* trace_mem,
-                           uint64_t trace[nnfab::isa::kTRACE_DEPTH], const uint32_t* srcb, uint32_t* dst);
+                           uint64_t trace[nnfab::isa::kTRACE_DEPTH], const uint32_t* srcb, uint32_t* dst,
+                           uint32_t srcb_start, uint32_t dst_start);
 
 namespace nnfab {
 namespace hls {
@@ -67,22 +72,16 @@ struct TraceOutputs {
   uint64_t* mem;  // TRACE_ADDR's area (header + TRACE_DEPTH entries) or null
 };
 
-// The same core with another memory latency in its cycle model (a device
-// option of the hls backend); nnfab_core is this with kDefaultCycleParams.
-void nnfab_core_with_params(const uint64_t* prog, uint32_t* data, uint32_t* ctx, uint32_t prog_size,
-                            uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
-                            uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                            uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features, volatile uint64_t* cycles,
-                            volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version,
-                            const TraceOutputs& trace, const CycleParams& params);
-// The same with the three data ports apart (nnfab_core_with_params passes
-// `data` for all three).
-void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t* ctx, uint32_t prog_size,
-                      uint32_t data_size, uint32_t mode, uint32_t insn_limit, uint64_t loop_budget,
-                      uint64_t exec_budget, volatile const uint32_t* preempt, volatile uint32_t* watchdog_state,
-                      uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info, uint32_t* features,
-                      volatile uint64_t* cycles, volatile uint64_t* iterations, volatile uint64_t* instret, uint32_t* id,
-                      uint32_t* isa_version, const TraceOutputs& trace, const CycleParams& params);
+// The same core with the data ports apart from the other arguments and
+// another memory latency in its cycle model (a device option of the hls
+// backend); nnfab_core is this with kDefaultCycleParams.
+void nnfab_core_ports(const uint64_t* prog, const DataPorts& ports, uint32_t srcb_start, uint32_t dst_start,
+                      uint32_t* ctx, uint32_t prog_size, uint32_t data_size, uint32_t mode, uint32_t insn_limit,
+                      uint64_t loop_budget, uint64_t exec_budget, volatile const uint32_t* preempt,
+                      volatile uint32_t* watchdog_state, uint32_t* status, uint32_t* halt_pc, uint32_t* fault_info,
+                      uint32_t* features, volatile uint64_t* cycles, volatile uint64_t* iterations,
+                      volatile uint64_t* instret, uint32_t* id, uint32_t* isa_version, const TraceOutputs& trace,
+                      const CycleParams& params);
 
 }  // namespace hls
 }  // namespace nnfab

@@ -218,5 +218,33 @@ static constexpr uint64_t resumeOverheadCycles(const CycleParams& p, uint32_t pr
          cycleCost(p, CycleQuery{kCycleProgramLoad, progBytes, 0, 0, 0});
 }
 
+// Whether a TENSOR instruction goes to the vector engine (the tensor
+// formula above; docs/isa.md "Memory model"): an elementwise function on
+// the integer side (no DIV; FLOAT32 SEL and MOV are bit copies and count,
+// the functions of the FP pipe and CVT do not) whose sources are all
+// contiguous (row-major over DIM, dimensions of extent 1 excepted) and of
+// the result's element size. `desc` is the 16-word descriptor. FC is no
+// elementwise function: false. The HLS core and the compiler's placement
+// (docs/compiler.md "Data windows") both ask this.
+static inline bool takesVectorEngine(uint32_t fn, uint32_t type, const uint32_t* desc) {
+  const bool fpPipe = fn == isa::kFnCVT || (type == isa::kTypeFLOAT32 && fn != isa::kFnSEL && fn != isa::kFnMOV);
+  if (fn == isa::kFnDIV || fn == isa::kFnFC || fpPipe) return false;
+  const uint32_t resultBytes = isa::typeBytes(isa::fnResultType(fn, type));
+  const uint32_t* dim = desc + isa::kDescDIM;
+  const uint32_t sources = isa::fnOperands(fn);
+  for (uint32_t s = 0; s < sources; ++s) {
+    // SEL's A is a BOOL8 mask whatever TYPE is.
+    const uint32_t bytes = isa::typeBytes(fn == isa::kFnSEL && s == 0 ? isa::kTypeBOOL8 : type);
+    if (bytes != resultBytes) return false;
+    const uint32_t* stride = desc + isa::kDescSTRIDE_A + s * (isa::kDescSTRIDE_B - isa::kDescSTRIDE_A);
+    uint64_t extent = 1;  // elements of one step along dimension k in row-major order
+    for (uint32_t k = isa::kMAX_RANK; k-- > 0;) {
+      if (dim[k] != 1 && stride[k] != extent) return false;
+      extent *= dim[k];
+    }
+  }
+  return true;
+}
+
 }  // namespace hls
 }  // namespace nnfab

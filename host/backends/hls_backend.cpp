@@ -33,7 +33,15 @@ constexpr uint64_t join(uint32_t low, uint32_t high) { return (uint64_t{high} <<
 
 bool isArgument(uint32_t offset) {
   return (offset >= isa::kRegPROG_ADDR && offset < isa::kRegPREEMPT) ||  // PROG_ADDR .. EXEC_BUDGET high word
-         offset == isa::kRegTRACE_ADDR || offset == isa::kRegTRACE_ADDR + kWordBytes;
+         // TRACE_ADDR, SRCB_ADDR, DST_ADDR, SRCB_START, DST_START
+         (offset >= isa::kRegTRACE_ADDR && offset <= isa::kRegDST_START);
+}
+
+// The registers whose reset value is not 0: the window starts (no window B
+// or D, ISA version 2's one region at DATA_ADDR).
+void resetRegisters(uint32_t* regs) {
+  regs[word(isa::kRegSRCB_START)] = isa::kNoWindowStart;
+  regs[word(isa::kRegDST_START)] = isa::kNoWindowStart;
 }
 
 // The core reads PREEMPT and writes its live registers through volatile
@@ -56,7 +64,10 @@ struct HlsBackend::Stop {
 };
 
 HlsBackend::HlsBackend(HlsBackendOptions options)
-    : HostMemoryBackend(options.memoryBytes), options_(options), worker_([this] { workerLoop(); }) {}
+    : HostMemoryBackend(options.memoryBytes), options_(options), worker_([this] { workerLoop(); }) {
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
+  resetRegisters(regs_);
+}
 
 HlsBackend::~HlsBackend() {
   {
@@ -250,6 +261,7 @@ void HlsBackend::reset() {
   // The core samples the abort with PREEMPT at every instruction boundary.
   fabric::waitLocked(finished_, lock, std::nullopt, [this] { return !running_; });
   std::fill(std::begin(regs_), std::end(regs_), 0u);
+  resetRegisters(regs_);
   abort_ = false;
   finishSoftReset();  // and what a soft reset clears besides the registers
 }
@@ -420,6 +432,14 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
   const uint64_t loopBudget = join(args[word(isa::kRegLOOP_BUDGET)], args[word(isa::kRegLOOP_BUDGET) + 1]);
   const uint64_t execBudget = join(args[word(isa::kRegEXEC_BUDGET)], args[word(isa::kRegEXEC_BUDGET) + 1]);
   const uint64_t traceAddr = join(args[word(isa::kRegTRACE_ADDR)], args[word(isa::kRegTRACE_ADDR) + 1]);
+  // The data region's windows (docs/isa.md "Memory model"): A at DATA_ADDR,
+  // B at SRCB_ADDR, D at DST_ADDR (bits 5:0 of these two taken as zero).
+  const isa::WindowBounds windows =
+      isa::windowBounds(args[word(isa::kRegSRCB_START)], args[word(isa::kRegDST_START)], dataSize);
+  constexpr uint64_t kAddrMask = ~uint64_t{isa::kMEM_BEAT_BYTES - 1};
+  const uint64_t windowAddr[isa::kNumWindows] = {
+      dataAddr, join(args[word(isa::kRegSRCB_ADDR)], args[word(isa::kRegSRCB_ADDR) + 1]) & kAddrMask,
+      join(args[word(isa::kRegDST_ADDR)], args[word(isa::kRegDST_ADDR) + 1]) & kAddrMask};
 
   // The memory system answers an access outside the device memory (or one
   // the m_axi port cannot make, misaligned) with an error: BUS_ERROR, with
@@ -446,11 +466,20 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     corrupted[0] = ~uint64_t{0};
     prog = reinterpret_cast<const uint8_t*>(corrupted.data());
   }
-  uint8_t* data = nullptr;
-  if (dataSize != 0) {
-    data = memory_.map(dataAddr, (uint64_t{dataSize} + kWordBytes - 1) / kWordBytes * kWordBytes, kWordBytes);
-    if (data == nullptr) return busError(dataAddr);
+  // Each non-empty window's bytes; an empty one is never accessed (its
+  // address may be anything) and its port pointer is another window's.
+  uint8_t* window[isa::kNumWindows] = {nullptr, nullptr, nullptr};
+  uint8_t* anyWindow = nullptr;
+  for (uint32_t w = 0; w < isa::kNumWindows; ++w) {
+    const uint64_t bytes = isa::windowBytes(windows, w);
+    if (bytes == 0) continue;
+    window[w] = memory_.map(windowAddr[w], (bytes + kWordBytes - 1) / kWordBytes * kWordBytes, kWordBytes);
+    if (window[w] == nullptr) return busError(windowAddr[w]);
+    if (anyWindow == nullptr) anyWindow = window[w];
   }
+  auto words = [&](uint8_t* bytes) { return reinterpret_cast<uint32_t*>(bytes != nullptr ? bytes : anyWindow); };
+  const hls::DataPorts ports = {words(window[isa::kWindowA]), words(window[isa::kWindowB]),
+                                words(window[isa::kWindowD])};
   uint8_t* hostContext = memory_.map(ctxAddr, isa::kCONTEXT_BYTES, kWordBytes);
   if (!progress->started) {
     // The first call of this start: its context, its counters.
@@ -503,11 +532,11 @@ HlsBackend::Outcome HlsBackend::execute(const uint32_t (&args)[kRegisterWords], 
     const hls::TraceOutputs traceOut = {
         ring, &count, &dropped, {&classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3], &classCycles[4]},
         nullptr};  // the slices write no area: writeTrace does, for the whole start
-    hls::nnfab_core_with_params(reinterpret_cast<const uint64_t*>(prog), reinterpret_cast<uint32_t*>(data),
-                                context_, progSize, dataSize, sliceMode, limit, loopBudget, execBudget, preempt,
-                                coreView(watchdogState_), &stop->status, &stop->haltPc, &stop->faultInfo,
-                                &features, coreView(cycles_), coreView(iterations_), coreView(instret_), &id, &version,
-                                traceOut, params);
+    hls::nnfab_core_ports(reinterpret_cast<const uint64_t*>(prog), ports, args[word(isa::kRegSRCB_START)],
+                          args[word(isa::kRegDST_START)], context_, progSize, dataSize, sliceMode, limit, loopBudget,
+                          execBudget, preempt, coreView(watchdogState_), &stop->status, &stop->haltPc,
+                          &stop->faultInfo, &features, coreView(cycles_), coreView(iterations_), coreView(instret_),
+                          &id, &version, traceOut, params);
     if ((sliceMode & isa::kMODE_TRACE) != 0) appendTrace(ring, count, dropped, classCycles);
     slices_.fetch_add(1);
     sliced = true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/features.h"
+#include "isa/data_windows.h"
 #include "model/model.h"
 #include "model/status.h"
 
@@ -36,6 +37,12 @@ struct Program {
   std::vector<uint64_t> code;          // instructions, pc 0 first
   std::vector<uint8_t> dataImage;      // initial bytes of the data region (constants, descriptors)
   uint64_t dataBytes = 0;              // size of the data region the program needs (>= dataImage.size())
+  // The region's windows (docs/isa.md "Memory model", docs/compiler.md
+  // "Data windows"): [A][B][D], B from srcbStart, D from dstStart (multiples
+  // of 64); an empty window's start is isa::kNoWindowStart (the registers'
+  // reset value). The data image lies in window A.
+  uint32_t srcbStart = isa::kNoWindowStart;
+  uint32_t dstStart = isa::kNoWindowStart;
   std::vector<IoSlot> inputs;          // StepSpec::inputs order
   std::vector<IoSlot> outputs;         // StepSpec::outputs order
 };

@@ -143,6 +143,11 @@ std::string disassemble(const Program& program) {
   std::string out;
   out += fmt::format("; nnfab program: {} instructions, data region {} bytes (image {} bytes)\n",
                      program.code.size(), program.dataBytes, program.dataImage.size());
+  // The windows (docs/compiler.md "Data windows"), when the region has more than A.
+  auto start = [](uint32_t s) { return s == isa::kNoWindowStart ? std::string("none") : std::to_string(s); };
+  if (program.srcbStart != isa::kNoWindowStart || program.dstStart != isa::kNoWindowStart) {
+    out += fmt::format("; windows: B from {}, D from {}\n", start(program.srcbStart), start(program.dstStart));
+  }
   auto slots = [&](const char* kind, const std::vector<IoSlot>& list) {
     for (size_t i = 0; i < list.size(); ++i) {
       const IoSlot& s = list[i];

@@ -8,8 +8,11 @@
 #include <optional>
 
 #include "compiler/passes.h"
+#include "compiler/placement.h"
 #include "compiler/shapes.h"
 #include "fabric/insn.h"
+#include "isa/cycle_model.h"
+#include "isa/data_windows.h"
 
 namespace nnfab::compiler {
 namespace {
@@ -89,6 +92,16 @@ class Emitter {
   }
   const ir::Storage& storageOf(uint32_t value) const { return fn_.storages[fn_.values[value].storage]; }
   uint32_t storageIdOf(uint32_t value) const { return fn_.values[value].storage; }
+  // A tensor instruction's ALU function and TYPE field.
+  uint32_t tensorFn(const Inst& i) const { return i.kind == Kind::MOVE ? isa::kFnMOV : i.fn; }
+  uint32_t tensorType(const Inst& i) const {
+    const uint32_t fn = tensorFn(i);
+    const uint32_t typeSource = fn == isa::kFnSEL ? 1 : 0;
+    const uint32_t type = ir::isaType(fn_.values[i.src[typeSource]].elem);
+    // A copy moves bits: FLOAT32 data is copied as INT32 words, so a core
+    // without FLOAT32 units still moves it.
+    return fn == isa::kFnMOV && type == isa::kTypeFLOAT32 ? isa::kTypeINT32 : type;
+  }
 
   Status layoutImage();
   // FC's descriptor: DIM = batch, units, input_size, activation; strides 0.
@@ -104,7 +117,12 @@ class Emitter {
   }
   uint32_t placeInImage(const std::vector<uint8_t>& bytes, uint64_t align);
   void computeLiveness();
+  // The heaps of windows A, B and D: sized by a pass of placeRegions and
+  // releaseRegions alone, then laid out [A][B][D] for the real pass.
+  void layoutWindows();
   Status allocateAt(size_t p);
+  Status placeRegions(size_t p);
+  void releaseRegions(size_t p);
   void releaseAt(size_t p);
   Status emitInst(size_t p);
 
@@ -132,10 +150,14 @@ class Emitter {
   const ir::Function& fn_;
   std::vector<uint8_t> image_;
   std::vector<uint32_t> descriptor_;      // per instruction
+  std::vector<bool> vectorEngine_;        // per instruction: a TENSOR the vector engine takes
+  std::vector<uint8_t> window_;           // per storage: isa::kWindowA/B/D (placement.h)
   std::vector<uint64_t> constOffset_;     // per storage (CONST in the image)
   std::optional<uint64_t> scratch_;
   uint64_t heapBase_ = 0;
-  std::optional<Heap> heap_;
+  std::optional<Heap> heaps_[isa::kNumWindows];  // by window
+  uint32_t srcbStart_ = isa::kNoWindowStart;
+  uint32_t dstStart_ = isa::kNoWindowStart;
 
   std::vector<size_t> start_, end_;       // per storage; start_ == SIZE_MAX: unused
   std::vector<std::vector<uint32_t>> starting_, ending_;  // per position
@@ -166,6 +188,7 @@ uint32_t Emitter::placeInImage(const std::vector<uint8_t>& bytes, uint64_t align
 Status Emitter::layoutImage() {
   // Descriptors first: each is one 64-byte beat, identical ones shared.
   descriptor_.assign(fn_.code.size(), kNone);
+  vectorEngine_.assign(fn_.code.size(), false);
   std::map<Descriptor, uint32_t> seen;
   bool needScratch = false;
   std::vector<uint8_t> wantConst(fn_.storages.size(), 0);
@@ -193,6 +216,7 @@ Status Emitter::layoutImage() {
       it->second = placeInImage(bytes, kAlign);
     }
     descriptor_[p] = it->second;
+    vectorEngine_[p] = !fc && hls::takesVectorEngine(tensorFn(i), tensorType(i), desc->data());
   }
   if (needScratch) scratch_ = placeInImage(std::vector<uint8_t>(kAlign, 0), kAlign);
   constOffset_.assign(fn_.storages.size(), 0);
@@ -203,7 +227,6 @@ Status Emitter::layoutImage() {
   }
   heapBase_ = alignUp(image_.size(), kAlign);
   if (heapBase_ > kMaxDataBytes) return failure("the data image is too large");
-  heap_.emplace(heapBase_);
   return Status::ok();
 }
 
@@ -240,51 +263,82 @@ std::optional<uint32_t> Emitter::takeTemp() {
 
 Status Emitter::allocateAt(size_t p) {
   for (uint32_t s : starting_[p]) {
+    if (fn_.storages[s].kind != StorageKind::REG) continue;
+    if (freeRegs_ == 0) return pressure(p);
+    const uint32_t r = static_cast<uint32_t>(__builtin_ctz(freeRegs_));
+    freeRegs_ &= ~(1u << r);
+    reg_[s] = r;
+  }
+  return placeRegions(p);
+}
+
+// The regions born at p: a loop's pair of blocks when its first base
+// register is (in window A), a heap tensor in its window's heap.
+Status Emitter::placeRegions(size_t p) {
+  Heap& heapA = *heaps_[isa::kWindowA];
+  for (uint32_t s : starting_[p]) {
     const ir::Storage& st = fn_.storages[s];
-    switch (st.kind) {
-      case StorageKind::REG: {
-        if (freeRegs_ == 0) return pressure(p);
-        const uint32_t r = static_cast<uint32_t>(__builtin_ctz(freeRegs_));
-        freeRegs_ &= ~(1u << r);
-        reg_[s] = r;
-        if (st.pair != kNone && pairStart_[st.pair] == p && !pairRegions_.count(st.pair)) {
-          const auto a = heap_->allocate(st.bytes);
-          const auto b = heap_->allocate(st.bytes);
-          if (!a || !b) return failure("the data region would exceed 4 GiB");
-          pairRegions_[st.pair] = {*a, *b};
-        }
-        break;
-      }
-      case StorageKind::REGION: {
-        const auto a = heap_->allocate(st.bytes);
-        if (!a) return failure("the data region would exceed 4 GiB");
-        region_[s] = *a;
-        break;
-      }
-      case StorageKind::BUFFER:  // addressed through its block's base register
-      case StorageKind::ZERO:
-      case StorageKind::CONST:
-        break;
+    if (st.kind == StorageKind::REG && st.pair != kNone && pairStart_[st.pair] == p &&
+        !pairRegions_.count(st.pair)) {
+      const auto a = heapA.allocate(st.bytes);
+      const auto b = heapA.allocate(st.bytes);
+      if (!a || !b) return failure("the data region would exceed 4 GiB");
+      pairRegions_[st.pair] = {*a, *b};
+    } else if (st.kind == StorageKind::REGION) {
+      const auto a = heaps_[window_[s]]->allocate(st.bytes);
+      if (!a) return failure("the data region would exceed 4 GiB");
+      region_[s] = *a;
     }
   }
   return Status::ok();
 }
 
-void Emitter::releaseAt(size_t p) {
+void Emitter::releaseRegions(size_t p) {
   for (uint32_t s : ending_[p]) {
     const ir::Storage& st = fn_.storages[s];
-    if (st.kind == StorageKind::REG) {
-      freeRegs_ |= 1u << reg_[s];
-      if (st.pair != kNone && pairEnd_[st.pair] == p && pairRegions_.count(st.pair)) {
-        const auto [a, b] = pairRegions_[st.pair];
-        heap_->release(a, st.bytes);
-        heap_->release(b, st.bytes);
-        pairRegions_.erase(st.pair);
-      }
+    if (st.kind == StorageKind::REG && st.pair != kNone && pairEnd_[st.pair] == p && pairRegions_.count(st.pair)) {
+      const auto [a, b] = pairRegions_[st.pair];
+      heaps_[isa::kWindowA]->release(a, st.bytes);
+      heaps_[isa::kWindowA]->release(b, st.bytes);
+      pairRegions_.erase(st.pair);
     } else if (st.kind == StorageKind::REGION && st.outputSlot < 0) {
-      heap_->release(region_[s], st.bytes);
+      heaps_[window_[s]]->release(region_[s], st.bytes);
     }
   }
+}
+
+void Emitter::releaseAt(size_t p) {
+  for (uint32_t s : ending_[p]) {
+    if (fn_.storages[s].kind == StorageKind::REG) freeRegs_ |= 1u << reg_[s];
+  }
+  releaseRegions(p);
+}
+
+void Emitter::layoutWindows() {
+  window_ = placeInWindows(fn_, vectorEngine_);
+  // The sizes: the regions alone, each heap from its own 0 but A's. A
+  // failure here (beyond 4 GiB) repeats in the real pass and is reported there.
+  heaps_[isa::kWindowA].emplace(heapBase_);
+  heaps_[isa::kWindowB].emplace(0);
+  heaps_[isa::kWindowD].emplace(0);
+  region_.assign(fn_.storages.size(), 0);
+  pairRegions_.clear();
+  for (size_t p = 0; p < fn_.code.size(); ++p) {
+    if (!placeRegions(p)) break;
+    releaseRegions(p);
+  }
+  const uint64_t aEnd = heaps_[isa::kWindowA]->end();  // 64-byte aligned, as every region size
+  const uint64_t bBytes = heaps_[isa::kWindowB]->end();
+  const uint64_t dBytes = heaps_[isa::kWindowD]->end();
+  // [A][B][D]; an empty window's start is the registers' reset value.
+  const uint64_t bStart = aEnd, dStart = aEnd + bBytes;
+  if (bBytes != 0 && bStart <= kMaxDataBytes) srcbStart_ = static_cast<uint32_t>(bStart);
+  if (dBytes != 0 && dStart <= kMaxDataBytes) dstStart_ = static_cast<uint32_t>(dStart);
+  heaps_[isa::kWindowA].emplace(heapBase_);
+  heaps_[isa::kWindowB].emplace(bStart);
+  heaps_[isa::kWindowD].emplace(dStart);
+  region_.assign(fn_.storages.size(), 0);
+  pairRegions_.clear();
 }
 
 uint32_t Emitter::regOf(uint32_t value) {
@@ -393,11 +447,7 @@ Status Emitter::emitInst(size_t p) {
       uint32_t r[3] = {0, 0, 0};
       for (uint32_t s = 0; s < operands && ok; ++s) r[s] = need(baseOf(i.src[s], s));
       const uint32_t rd = ok ? need(baseOf(i.dst, 3)) : 0;
-      const uint32_t typeSource = fn == isa::kFnSEL ? 1 : 0;
-      uint32_t type = ir::isaType(fn_.values[i.src[typeSource]].elem);
-      // A copy moves bits: FLOAT32 data is copied as INT32 words, so a core
-      // without FLOAT32 units still moves it.
-      if (fn == isa::kFnMOV && type == isa::kTypeFLOAT32) type = isa::kTypeINT32;
+      const uint32_t type = tensorType(i);
       // FLOAT32 ADD/SUB/MUL/DIV carry their fused activation in RC.
       if (type == isa::kTypeFLOAT32 && isa::fnFloatActivation(fn)) r[2] = i.act;
       if (ok) put(insn::tensor(fn, type, rd, r[0], r[1], r[2], descriptor_[p]));
@@ -471,8 +521,8 @@ Status Emitter::emitInst(size_t p) {
 Result<Program> Emitter::run() {
   if (Status s = layoutImage(); !s) return s;
   computeLiveness();
+  layoutWindows();
   reg_.assign(fn_.storages.size(), kNoReg);
-  region_.assign(fn_.storages.size(), 0);
   labelPc_.assign(fn_.labels, 0);
   freeRegs_ = ~1u;  // r1..r31; r0 is the constant 0
   for (size_t p = 0; p < fn_.code.size(); ++p) {
@@ -494,7 +544,10 @@ Result<Program> Emitter::run() {
   Program program;
   program.code = std::move(code_);
   program.dataImage = std::move(image_);
-  program.dataBytes = std::max<uint64_t>(heap_->end(), program.dataImage.size());
+  // D's heap begins where B's ends, B's where A's does: its end is the region's.
+  program.dataBytes = std::max<uint64_t>(heaps_[isa::kWindowD]->end(), program.dataImage.size());
+  program.srcbStart = srcbStart_;
+  program.dstStart = dstStart_;
   auto slot = [&](const ir::Function::Io& io) {
     IoSlot s;
     s.operand = io.operand;

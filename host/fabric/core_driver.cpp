@@ -157,8 +157,15 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   setup.write64(isa::kRegPROG_ADDR, program.program);
   setup.write64(isa::kRegDATA_ADDR, program.data);
   setup.write64(isa::kRegCTX_ADDR, program.context);
+  // Windows B and D: written at every start, so that a previous program's
+  // windows never carry over (after DATA_ADDR, which a backend may copy
+  // into both).
+  setup.write64(isa::kRegSRCB_ADDR, program.srcbData);
+  setup.write64(isa::kRegDST_ADDR, program.dstData);
   setup.write(isa::kRegPROG_SIZE, program.programBytes);
   setup.write(isa::kRegDATA_SIZE, program.dataBytes);
+  setup.write(isa::kRegSRCB_START, program.srcbStart);
+  setup.write(isa::kRegDST_START, program.dstStart);
   const bool trace = program.trace && (features() & isa::kFEATURE_TRACE) != 0;
   // Where the core writes its ring at the stop (0: nowhere; the window
   // then). TRACE_ADDR outlives the run, so a traced run always sets it.

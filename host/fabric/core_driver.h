@@ -17,6 +17,7 @@
 #include "fabric/device_trace.h"
 #include "fabric/fabric_backend.h"
 #include "fabric/urgent_thread.h"
+#include "isa/data_windows.h"
 #include "model/status.h"
 
 namespace nnfab::fabric {
@@ -25,8 +26,17 @@ namespace nnfab::fabric {
 struct LoadedProgram {
   DeviceAddress program = 0;
   uint32_t programBytes = 0;
+  // The data region's windows (docs/isa.md "Memory model"; fabric/
+  // data_region.h translates offsets): A at `data` (DATA_ADDR), B at
+  // `srcbData` from offset srcbStart (SRCB_ADDR, SRCB_START), D at
+  // `dstData` from offset dstStart (DST_ADDR, DST_START). An empty window's
+  // start is isa::kNoWindowStart and its address window A's.
   DeviceAddress data = 0;
+  DeviceAddress srcbData = 0;
+  DeviceAddress dstData = 0;
   uint32_t dataBytes = 0;
+  uint32_t srcbStart = isa::kNoWindowStart;
+  uint32_t dstStart = isa::kNoWindowStart;
   DeviceAddress context = 0;  // CONTEXT_BYTES; used by PREEMPTED / SLICE_END and resume
   // kTraceAreaBytes, 64-byte aligned (DeviceProgram::traceArea): where a
   // profiled start's ring goes on a core with FEATURE_TRACE_DMA; 0: the

@@ -18,10 +18,11 @@ namespace {
 constexpr uint64_t kZeroChunk = 64 * 1024;
 const std::array<uint8_t, kZeroChunk> kZeros{};
 
-Status zeroFill(FabricBackend& backend, DeviceAddress base, uint64_t from, uint64_t to) {
+// Offsets [from, to) of the region.
+Status zeroFill(FabricBackend& backend, const LoadedProgram& program, uint64_t from, uint64_t to) {
   for (uint64_t at = from; at < to; at += kZeroChunk) {
     const uint64_t n = std::min(kZeroChunk, to - at);
-    if (Status s = backend.copyToDevice(base + at, kZeros.data(), n); !s) return s;
+    if (Status s = copyToData(backend, program, at, kZeros.data(), n); !s) return s;
   }
   return Status::ok();
 }
@@ -30,7 +31,7 @@ Status zeroFill(FabricBackend& backend, DeviceAddress base, uint64_t from, uint6
 
 Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<const uint64_t> code,
                                           std::span<const uint8_t> dataImage, uint64_t dataBytes,
-                                          std::span<const DataRange> writtenLater) {
+                                          std::span<const DataRange> writtenLater, WindowStarts windows) {
   if (code.size() > isa::kMAX_PROGRAM_INSTRUCTIONS) {
     return invalidArgument(fmt::format("the program has {} instructions, more than the core's {}", code.size(),
                                        isa::kMAX_PROGRAM_INSTRUCTIONS));
@@ -52,13 +53,33 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
     return Status::ok();
   };
   if (Status s = allocate(codeBytes, &p.loaded_.program); !s) return s;
-  if (Status s = allocate(dataBytes, &p.loaded_.data); !s) return s;
+  // The windows: A always (as the one region of ISA version 2, also when
+  // empty), B and D when they hold bytes, each in its port's bank.
+  p.loaded_.dataBytes = static_cast<uint32_t>(dataBytes);
+  p.loaded_.srcbStart = windows.srcb;
+  p.loaded_.dstStart = windows.dst;
+  const isa::WindowBounds bounds = windowBounds(p.loaded_);
+  auto allocateWindow = [&](uint32_t window, DataWindow which, DeviceAddress* at) -> Status {
+    Result<DeviceAddress> r = backend.allocateWindow(isa::windowBytes(bounds, window), which);
+    if (!r) return r.status();
+    *at = *r;
+    return Status::ok();
+  };
+  if (Status s = allocateWindow(isa::kWindowA, DataWindow::A, &p.loaded_.data); !s) return s;
+  p.loaded_.srcbData = p.loaded_.data;
+  p.loaded_.dstData = p.loaded_.data;
+  if (isa::windowBytes(bounds, isa::kWindowB) != 0) {
+    if (Status s = allocateWindow(isa::kWindowB, DataWindow::B, &p.loaded_.srcbData); !s) return s;
+  }
+  if (isa::windowBytes(bounds, isa::kWindowD) != 0) {
+    if (Status s = allocateWindow(isa::kWindowD, DataWindow::D, &p.loaded_.dstData); !s) return s;
+  }
   if (Status s = allocate(isa::kCONTEXT_BYTES, &p.loaded_.context); !s) return s;
   p.loaded_.programBytes = static_cast<uint32_t>(codeBytes);
-  p.loaded_.dataBytes = static_cast<uint32_t>(dataBytes);
 
   if (Status s = backend.copyToDevice(p.loaded_.program, code.data(), codeBytes); !s) return s;
-  if (Status s = backend.copyToDevice(p.loaded_.data, dataImage.data(), dataImage.size()); !s) return s;
+  // The image's bytes, each part into its window's buffer.
+  if (Status s = copyToData(backend, p.loaded_, 0, dataImage.data(), dataImage.size()); !s) return s;
   // Device memory is reused between programs: the rest of the region starts
   // at zero so that every device computes from the same bytes; the ranges
   // the caller writes next (large inputs above all) are not written twice.
@@ -68,11 +89,11 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
   for (const DataRange& r : skip) {
     const uint64_t end = std::min(dataBytes, r.offset + r.bytes);
     if (r.offset > at) {
-      if (Status s = zeroFill(backend, p.loaded_.data, at, std::min(r.offset, dataBytes)); !s) return s;
+      if (Status s = zeroFill(backend, p.loaded_, at, std::min(r.offset, dataBytes)); !s) return s;
     }
     at = std::max(at, end);
   }
-  if (Status s = zeroFill(backend, p.loaded_.data, at, dataBytes); !s) return s;
+  if (Status s = zeroFill(backend, p.loaded_, at, dataBytes); !s) return s;
   static_assert(isa::kCONTEXT_BYTES <= kZeroChunk);
   if (Status s = backend.copyToDevice(p.loaded_.context, kZeros.data(), isa::kCONTEXT_BYTES); !s) return s;
   return p;
@@ -96,6 +117,10 @@ void DeviceProgram::releaseAll() {
   for (DeviceAddress a : {loaded_.program, loaded_.data, loaded_.context, loaded_.traceArea}) {
     if (a != 0) backend_->release(a);
   }
+  // Windows B and D have buffers of their own only when not empty.
+  for (DeviceAddress a : {loaded_.srcbData, loaded_.dstData}) {
+    if (a != 0 && a != loaded_.data) backend_->release(a);
+  }
   loaded_ = LoadedProgram{};
 }
 
@@ -114,22 +139,12 @@ LoadedProgram DeviceProgram::resumed() const {
   return p;
 }
 
-Status DeviceProgram::checkDataRange(uint64_t offset, uint64_t bytes) const {
-  if (offset > loaded_.dataBytes || bytes > loaded_.dataBytes - offset) {
-    return invalidArgument(fmt::format("data range {} + {} bytes is outside the {}-byte data region", offset, bytes,
-                                       loaded_.dataBytes));
-  }
-  return Status::ok();
-}
-
 Status DeviceProgram::writeData(uint64_t offset, const void* src, uint64_t bytes) {
-  if (Status s = checkDataRange(offset, bytes); !s) return s;
-  return backend_->copyToDevice(loaded_.data + offset, src, bytes);
+  return copyToData(*backend_, loaded_, offset, src, bytes);
 }
 
 Status DeviceProgram::readData(uint64_t offset, void* dst, uint64_t bytes) const {
-  if (Status s = checkDataRange(offset, bytes); !s) return s;
-  return backend_->copyFromDevice(dst, loaded_.data + offset, bytes);
+  return copyFromData(*backend_, loaded_, offset, dst, bytes);
 }
 
 }  // namespace nnfab::fabric

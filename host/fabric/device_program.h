@@ -1,7 +1,8 @@
 // Device memory for one program: allocates and fills the program, the data
-// region (the data image, zeros after it) and the context area (and, for
-// a profiled run, the trace area of fabric/device_trace.h), and releases
-// them when destroyed. Takes plain spans, so that it does not depend on the
+// region (each non-empty window in a buffer of its own, allocated with
+// FabricBackend::allocateWindow; the data image, zeros after it) and the
+// context area (and, for a profiled run, the trace area of
+// fabric/device_trace.h), and releases them when destroyed. Takes plain spans, so that it does not depend on the
 // compiler (compiler::Program's code / dataImage / dataBytes fit directly).
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <span>
 
 #include "fabric/core_driver.h"
+#include "fabric/data_region.h"
 #include "fabric/fabric_backend.h"
 #include "model/status.h"
 
@@ -27,10 +29,12 @@ class DeviceProgram {
   // image exceeds dataBytes; RESOURCE_EXHAUSTED_* from the backend, or
   // RESOURCE_EXHAUSTED_PERSISTENT when dataBytes exceeds what DATA_SIZE can
   // address. The region after the image starts at zero except `writtenLater`,
-  // which the caller must then write in full.
+  // which the caller must then write in full. `windows`: where windows B
+  // and D begin (compiler::Program's srcbStart and dstStart); by default
+  // the whole region is window A.
   static Result<DeviceProgram> load(FabricBackend& backend, std::span<const uint64_t> code,
                                     std::span<const uint8_t> dataImage, uint64_t dataBytes,
-                                    std::span<const DataRange> writtenLater = {});
+                                    std::span<const DataRange> writtenLater = {}, WindowStarts windows = {});
 
   DeviceProgram(DeviceProgram&& other) noexcept;
   DeviceProgram& operator=(DeviceProgram&& other) noexcept;
@@ -46,14 +50,14 @@ class DeviceProgram {
   // allocated at the first call: a run without profiling never touches it.
   Result<DeviceAddress> traceArea();
 
-  // Byte ranges of the data region (INVALID_ARGUMENT outside it).
+  // Byte ranges of the data region, by offset, whichever windows they
+  // span (INVALID_ARGUMENT outside it).
   Status writeData(uint64_t offset, const void* src, uint64_t bytes);
   Status readData(uint64_t offset, void* dst, uint64_t bytes) const;
 
  private:
   explicit DeviceProgram(FabricBackend& backend) : backend_(&backend) {}
   void releaseAll();
-  Status checkDataRange(uint64_t offset, uint64_t bytes) const;
 
   FabricBackend* backend_;
   LoadedProgram loaded_;

@@ -15,6 +15,13 @@ class HostMemoryBackend : public FabricBackend {
   uint64_t memoryBytes() const override { return memory_.size(); }
   Result<DeviceAddress> allocate(uint64_t bytes) override { return memory_.allocate(bytes); }
   Result<DeviceAddress> allocateHigh(uint64_t bytes) override { return memory_.allocateHigh(bytes); }
+  // One memory, but windows B and D from the top down: their device
+  // addresses are then never DATA_ADDR + their start, so that every run
+  // here exercises the translation of offsets in windows (docs/isa.md
+  // "Memory model") as a card with a bank per port does.
+  Result<DeviceAddress> allocateWindow(uint64_t bytes, DataWindow window) override {
+    return window == DataWindow::A ? memory_.allocate(bytes) : memory_.allocateHigh(bytes);
+  }
   void release(DeviceAddress address) override { memory_.release(address); }
   Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
     return memory_.copyTo(dst, src, bytes);

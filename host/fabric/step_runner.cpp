@@ -34,7 +34,8 @@ Result<LoadedStep> LoadedStep::load(FabricBackend& backend, const compiler::Prog
   std::vector<DataRange> inputRanges;
   inputRanges.reserve(program.inputs.size());
   for (const compiler::IoSlot& slot : program.inputs) inputRanges.push_back({slot.offset, slot.bytes});
-  auto device = DeviceProgram::load(backend, program.code, program.dataImage, program.dataBytes, inputRanges);
+  auto device = DeviceProgram::load(backend, program.code, program.dataImage, program.dataBytes, inputRanges,
+                                    WindowStarts{program.srcbStart, program.dstStart});
   if (!device.isOk()) return std::move(device).takeStatus();
   for (size_t i = 0; i < inputs.size(); ++i) {
     const compiler::IoSlot& slot = program.inputs[i];

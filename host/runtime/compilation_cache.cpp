@@ -250,6 +250,8 @@ void writePrograms(Writer& w, const std::vector<PlanExecutor::StepProgram>& prog
     w.u32(static_cast<uint32_t>(p.program.dataImage.size()));
     w.raw(p.program.dataImage.data(), p.program.dataImage.size());
     w.u64(p.program.dataBytes);
+    w.u32(p.program.srcbStart);
+    w.u32(p.program.dstStart);
     writeSlots(w, p.program.inputs);
     writeSlots(w, p.program.outputs);
   }
@@ -266,6 +268,8 @@ std::vector<PlanExecutor::StepProgram> readPrograms(Reader& r) {
     p.program.dataImage.resize(r.count(1));
     if (!p.program.dataImage.empty()) r.take(p.program.dataImage.data(), p.program.dataImage.size());
     p.program.dataBytes = r.u64();
+    p.program.srcbStart = r.u32();
+    p.program.dstStart = r.u32();
     p.program.inputs = readSlots(r);
     p.program.outputs = readSlots(r);
   }

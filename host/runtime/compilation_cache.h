@@ -44,7 +44,7 @@ struct CacheEntry {
 
 // The versions an entry records; a mismatch rejects it.
 struct CacheVersions {
-  uint32_t format = 1;
+  uint32_t format = 2;  // 2: programs record their window starts (ISA version 3)
   uint32_t isa = 0;            // isa::kIsaVersion of this build
   std::string build;           // nnfab's version
   static CacheVersions current();

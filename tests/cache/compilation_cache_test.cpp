@@ -114,6 +114,25 @@ TEST_P(CompilationCache, SecondPreparationLoadsWhatTheFirstStored) {
   EXPECT_EQ(!decoded.entry->programs.empty(), decoded.entry->plan.usesFabric());
 }
 
+// A program's data windows (docs/compiler.md "Data windows") are part of
+// it: while_fib's loop writes its result with the vector engine, into
+// window D, and the entry keeps where D begins.
+TEST_P(CompilationCache, ProgramsKeepTheirWindowStarts) {
+  api::PrepareRequest request;
+  request.cache = location_;
+  ASSERT_TRUE(client_->prepare(*device_, other_, request).isOk());
+  auto decoded = runtime::decodeCacheEntry(
+      readBytes(entryPath()), location_.token,
+      runtime::CacheIdentity{std::string(device_->name()), Priority::MEDIUM, runtime::modelDigest(other_)}, other_);
+  ASSERT_EQ(decoded.verdict, runtime::CacheVerdict::LOADED);
+  ASSERT_FALSE(decoded.entry->programs.empty());
+  for (const auto& p : decoded.entry->programs) {
+    EXPECT_NE(p.program.dstStart, isa::kNoWindowStart);
+    EXPECT_EQ(p.program.dstStart % 64, 0u);
+    EXPECT_LT(p.program.dstStart, p.program.dataBytes);
+  }
+}
+
 // Each way an entry goes bad: rejected, prepared from scratch with the same
 // outputs, and the entry rewritten so that the next preparation loads it.
 TEST_P(CompilationCache, BadEntriesAreRejectedAndReplaced) {

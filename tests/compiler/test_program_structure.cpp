@@ -287,9 +287,12 @@ TEST(Disassembler, ListsSlotsLabelsBackedgesAndDescriptors) {
   EXPECT_NE(text.find("dims [1,1,1,8]  a [0,0,0,1]  b [0,0,0,0]"), std::string::npos);
   EXPECT_NE(text.find("swap r"), std::string::npos);
   EXPECT_NE(text.find("halt 0"), std::string::npos);
-  // One line per instruction after the header.
+  // The windows line when the region has window B or D (docs/compiler.md
+  // "Data windows"), then one line per instruction after the header.
+  const bool windows = p->srcbStart != isa::kNoWindowStart || p->dstStart != isa::kNoWindowStart;
+  EXPECT_EQ(text.find("; windows: B from ") != std::string::npos, windows) << text;
   const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
-  EXPECT_EQ(lines, p->code.size() + 1 + p->inputs.size() + p->outputs.size());
+  EXPECT_EQ(lines, p->code.size() + 1 + (windows ? 1 : 0) + p->inputs.size() + p->outputs.size());
 }
 
 TEST(Disassembler, SingleInstructions) {

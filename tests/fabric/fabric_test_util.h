@@ -104,10 +104,12 @@ struct Outcome {
 
 // Loads and runs `code` on `backend` (one run, no resume) and reads the
 // whole data region back.
+// With `windows`, the region's windows B and D (docs/isa.md "Memory model")
+// begin there; the whole region is read back by offset.
 inline Outcome runOn(FabricBackend& backend, std::span<const uint64_t> code, const std::vector<uint8_t>& image,
-                     uint64_t dataBytes, const RunLimits& limits = {}) {
+                     uint64_t dataBytes, const RunLimits& limits = {}, WindowStarts windows = {}) {
   Outcome out;
-  Result<DeviceProgram> program = DeviceProgram::load(backend, code, image, dataBytes);
+  Result<DeviceProgram> program = DeviceProgram::load(backend, code, image, dataBytes, {}, windows);
   EXPECT_TRUE(program.isOk()) << program.status().message();
   if (!program) return out;
   CoreDriver driver(backend);
@@ -138,9 +140,10 @@ inline HlsBackendOptions smallDevice(uint32_t slice = 1u << 20) {
 }
 
 inline Outcome run(const Asm& a, const std::vector<uint8_t>& image, uint64_t dataBytes,
-                   const RunLimits& limits = {}, HlsBackendOptions options = smallDevice()) {
+                   const RunLimits& limits = {}, HlsBackendOptions options = smallDevice(),
+                   WindowStarts windows = {}) {
   HlsBackend backend(options);
-  return runOn(backend, a.code, image, dataBytes, limits);
+  return runOn(backend, a.code, image, dataBytes, limits, windows);
 }
 
 // docs/isa.md: program_load = mem_latency + ceil(PROG_SIZE / 64).

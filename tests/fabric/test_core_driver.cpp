@@ -325,7 +325,10 @@ TEST(CoreDriver, ARunReachesTheRegistersInThreeRoundTrips) {
       {K::WRITE, isa::kRegPROG_ADDR}, {K::WRITE, isa::kRegPROG_ADDR + 4},
       {K::WRITE, isa::kRegDATA_ADDR}, {K::WRITE, isa::kRegDATA_ADDR + 4},
       {K::WRITE, isa::kRegCTX_ADDR}, {K::WRITE, isa::kRegCTX_ADDR + 4},
-      {K::WRITE, isa::kRegPROG_SIZE}, {K::WRITE, isa::kRegDATA_SIZE}, {K::WRITE, isa::kRegMODE},
+      {K::WRITE, isa::kRegSRCB_ADDR}, {K::WRITE, isa::kRegSRCB_ADDR + 4},
+      {K::WRITE, isa::kRegDST_ADDR}, {K::WRITE, isa::kRegDST_ADDR + 4},
+      {K::WRITE, isa::kRegPROG_SIZE}, {K::WRITE, isa::kRegDATA_SIZE},
+      {K::WRITE, isa::kRegSRCB_START}, {K::WRITE, isa::kRegDST_START}, {K::WRITE, isa::kRegMODE},
       {K::WRITE, isa::kRegINSN_LIMIT},
       {K::WRITE, isa::kRegLOOP_BUDGET}, {K::WRITE, isa::kRegLOOP_BUDGET + 4},
       {K::WRITE, isa::kRegEXEC_BUDGET}, {K::WRITE, isa::kRegEXEC_BUDGET + 4},
@@ -342,7 +345,7 @@ TEST(CoreDriver, ARunReachesTheRegistersInThreeRoundTrips) {
     EXPECT_EQ(backend.accesses[i].kind, expected[i].first) << "access " << i;
     EXPECT_EQ(backend.accesses[i].offset, expected[i].second) << "access " << i;
   }
-  EXPECT_EQ(backend.accesses[16].value, isa::kAP_START);
+  EXPECT_EQ(backend.accesses[22].value, isa::kAP_START);
   // The batched reads were filled in: the report's counters came from them.
   EXPECT_EQ(r->cycles, readRegister64(hls, isa::kRegCYCLES));
 }

@@ -9,6 +9,7 @@
 
 #include "fabric/insn.h"
 #include "nnfab_core.h"
+#include "isa/data_windows.h"
 #include "nnfab_isa.h"
 
 namespace nnfab {
@@ -33,7 +34,7 @@ struct Top {
                static_cast<uint32_t>(data.size() * 4), mode, insnLimit, loopBudget, execBudget, &preempt, &watchdog,
                &status, &haltPc, &faultInfo, &features, &cycles, &iterations, &instret, &id, &version,
                &traceCount, &traceDropped, &classCycles[0], &classCycles[1], &classCycles[2], &classCycles[3],
-               &classCycles[4], traceMem, trace, data.data(), data.data());
+               &classCycles[4], traceMem, trace, data.data(), data.data(), isa::kNoWindowStart, isa::kNoWindowStart);
   }
   uint64_t ctx64(uint32_t word) const { return (uint64_t{ctx[word + 1]} << 32) | ctx[word]; }
 };
