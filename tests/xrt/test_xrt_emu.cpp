@@ -27,7 +27,6 @@
 #include "backends/sim_backend.h"
 #include "backends/xrt_backend.h"
 #include "fabric/fabric_test_util.h"
-#include "fabric/registers.h"
 #include "fabric/soft_reset.h"
 #include "model/json_io.h"
 #include "runtime/device.h"
@@ -120,129 +119,105 @@ TEST(XrtEmuFabric, TheWindowsOfTheDataRegionLandInThreeBanks) {
       << emu().description();
 }
 
-// A data region of three windows on the emulated card, driven through its
-// registers (docs/isa.md "Memory model"): the vector engine reads A from
-// window A (HBM[0]) and B from window B (HBM[1]) and writes the result in
-// window D (HBM[2]). The sums are computed here on the CPU; the same program
-// over one buffer (the window registers at their reset value) gives the same
-// bytes and CYCLES.
-struct WindowedRun {
-  uint32_t status = 0, faultInfo = 0;
-  uint64_t cycles = 0;
-  std::vector<int32_t> bankOf;  // memory index holding each window's buffer
+// The card, forwarding everything, remembering in which bank each buffer
+// the runtime allocates lies (by window: A for allocate() as well).
+class WindowRecordingCard final : public FabricBackend {
+ public:
+  struct Allocation {
+    DataWindow window;
+    bool viaWindow;  // allocateWindow, not allocate
+    uint64_t bytes;
+    int32_t bank;    // memory index holding it, -1: none
+  };
+
+  WindowRecordingCard(backends::XrtBackend& card, std::vector<Allocation>* log) : card_(card), log_(log) {}
+  std::string_view name() const override { return card_.name(); }
+  uint64_t memoryBytes() const override { return card_.memoryBytes(); }
+  double clockMhz() const override { return card_.clockMhz(); }
+  Result<DeviceAddress> allocate(uint64_t bytes) override { return record(card_.allocate(bytes), bytes, DataWindow::A, false); }
+  Result<DeviceAddress> allocateHigh(uint64_t bytes) override {
+    return record(card_.allocateHigh(bytes), bytes, DataWindow::A, false);
+  }
+  Result<DeviceAddress> allocateWindow(uint64_t bytes, DataWindow window) override {
+    return record(card_.allocateWindow(bytes, window), bytes, window, true);
+  }
+  void release(DeviceAddress address) override { card_.release(address); }
+  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
+    return card_.copyToDevice(dst, src, bytes);
+  }
+  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
+    return card_.copyFromDevice(dst, src, bytes);
+  }
+  void writeRegister(uint32_t offset, uint32_t value) override { card_.writeRegister(offset, value); }
+  uint32_t readRegister(uint32_t offset) override { return card_.readRegister(offset); }
+  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return card_.waitDone(timeout); }
+  void wakeWaiter() override { card_.wakeWaiter(); }
+  void reset() override { card_.reset(); }
+
+ private:
+  Result<DeviceAddress> record(Result<DeviceAddress> a, uint64_t bytes, DataWindow window, bool viaWindow) {
+    if (a.isOk()) {
+      int32_t bank = -1;
+      for (const backends::XrtMemory& m : card_.xclbin().memories) {
+        if (*a >= m.base && *a + bytes <= m.base + m.bytes) bank = m.index;
+      }
+      log_->push_back({window, viaWindow, bytes, bank});
+    }
+    return a;
+  }
+  backends::XrtBackend& card_;
+  std::vector<Allocation>* log_;
 };
 
-WindowedRun runOverWindows(const Asm& a, std::vector<uint8_t>& region, uint32_t srcbStart, uint32_t dstStart,
-                           bool split) {
-  FabricBackend& card = emu();
-  const backends::XclbinCheck& check = emu().xclbin();
-  const uint32_t size = static_cast<uint32_t>(region.size());
-  struct Part {
-    DataWindow window;
-    uint32_t from, to;
-    DeviceAddress address = 0;
-  };
-  std::vector<Part> parts;
-  if (split) {
-    parts = {{DataWindow::A, 0, srcbStart}, {DataWindow::B, srcbStart, dstStart}, {DataWindow::D, dstStart, size}};
-  } else {
-    parts = {{DataWindow::A, 0, size}};
-  }
-  WindowedRun out;
-  for (Part& part : parts) {
-    Result<DeviceAddress> at = card.allocateWindow(part.to - part.from, part.window);
-    EXPECT_TRUE(at.isOk()) << at.status().message();
-    if (!at) return out;
-    part.address = *at;
-    for (const backends::XrtMemory& m : check.memories) {
-      if (*at >= m.base && *at + (part.to - part.from) <= m.base + m.bytes) out.bankOf.push_back(m.index);
-    }
-    EXPECT_TRUE(card.copyToDevice(*at, region.data() + part.from, part.to - part.from).isOk());
-  }
-  const Result<DeviceAddress> program = card.allocate(a.code.size() * sizeof(uint64_t));
-  const Result<DeviceAddress> context = card.allocate(isa::kCONTEXT_BYTES);
-  EXPECT_TRUE(program.isOk() && context.isOk());
-  if (!program || !context) return out;
-  EXPECT_TRUE(card.copyToDevice(*program, a.code.data(), a.code.size() * sizeof(uint64_t)).isOk());
-  writeRegister64(card, isa::kRegPROG_ADDR, *program);
-  card.writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(a.code.size() * sizeof(uint64_t)));
-  writeRegister64(card, isa::kRegCTX_ADDR, *context);
-  card.writeRegister(isa::kRegDATA_SIZE, size);
-  writeRegister64(card, isa::kRegDATA_ADDR, parts[0].address);
-  writeRegister64(card, isa::kRegSRCB_ADDR, split ? parts[1].address : 0);
-  writeRegister64(card, isa::kRegDST_ADDR, split ? parts[2].address : 0);
-  card.writeRegister(isa::kRegSRCB_START, split ? srcbStart : 0xFFFFFFFFu);
-  card.writeRegister(isa::kRegDST_START, split ? dstStart : 0xFFFFFFFFu);
-  card.writeRegister(isa::kRegMODE, 0);
-  card.writeRegister(isa::kRegINSN_LIMIT, 0);
-  writeRegister64(card, isa::kRegLOOP_BUDGET, 0);
-  writeRegister64(card, isa::kRegEXEC_BUDGET, 0);
-  (void)card.readRegister(isa::kRegAP_CTRL);  // clears an old AP_DONE
-  card.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (card.waitDone(std::chrono::milliseconds(100)) != WaitOutcome::DONE) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ADD_FAILURE() << "the core did not stop within 60 s";
-      return out;
-    }
-  }
-  out.status = card.readRegister(isa::kRegSTATUS);
-  out.faultInfo = card.readRegister(isa::kRegFAULT_INFO);
-  out.cycles = readRegister64(card, isa::kRegCYCLES);
-  for (const Part& part : parts) {
-    EXPECT_TRUE(card.copyFromDevice(region.data() + part.from, part.address, part.to - part.from).isOk());
-    card.release(part.address);
-  }
-  card.release(*program);
-  card.release(*context);
-  // The next user of the card (CoreDriver) sees one region again.
-  card.writeRegister(isa::kRegSRCB_START, 0xFFFFFFFFu);
-  card.writeRegister(isa::kRegDST_START, 0xFFFFFFFFu);
-  return out;
-}
-
+// A data region of three windows on the emulated card (docs/isa.md "Memory
+// model"), loaded by DeviceProgram and run by CoreDriver: the vector engine
+// reads A from window A (HBM[0]) and B from window B (HBM[1]) and writes
+// the result in window D (HBM[2]). The sums are computed here on the CPU;
+// the same program over one buffer gives the same bytes and CYCLES.
 TEST(XrtEmuFabric, AVectorAddOverWindowsInThreeBanksGivesTheCpuSums) {
   constexpr uint32_t n = 3000, kSrcbStart = 0x4000, kDstStart = 0x8000, kSize = 0xC000;
   constexpr uint32_t kA = 0x40, kB = kSrcbStart + 0x80, kSum = kDstStart + 0x40;
-  std::vector<uint8_t> region(kSize, 0);
+  std::vector<uint8_t> image(kSize, 0);
   std::vector<int32_t> descriptor(16, 0);
   descriptor[0] = descriptor[1] = descriptor[2] = 1;
   descriptor[3] = n;
   descriptor[7] = descriptor[11] = 1;  // unit strides of A and B
-  put(region, 0, descriptor);
+  put(image, 0, descriptor);
   std::vector<int32_t> a(n), b(n);
   for (uint32_t i = 0; i < n; ++i) {
     a[i] = static_cast<int32_t>(i * 2654435761u);
     b[i] = static_cast<int32_t>(0x7FFFFF00u - i * 40503u);
   }
-  put(region, kA, a);
-  put(region, kB, b);
+  put(image, kA, a);
+  put(image, kB, b);
   Asm p;
   p.emit(insn::li(1, kSum));
   p.emit(insn::li(2, kA));
   p.emit(insn::li(3, kB));
   p.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0));
   p.emit(insn::halt());
-  std::vector<uint8_t> one = region;
 
-  const WindowedRun w = runOverWindows(p, region, kSrcbStart, kDstStart, /*split=*/true);
-  ASSERT_EQ(w.bankOf.size(), 3u);
-  EXPECT_NE(w.bankOf[0], w.bankOf[1]);
-  EXPECT_NE(w.bankOf[0], w.bankOf[2]);
-  EXPECT_NE(w.bankOf[1], w.bankOf[2]);
-  EXPECT_EQ(w.status, static_cast<uint32_t>(isa::kStatusDONE)) << "FAULT_INFO 0x" << std::hex << w.faultInfo;
-  const std::vector<int32_t> sum = get<int32_t>(region, kSum, n);
+  std::vector<WindowRecordingCard::Allocation> log;
+  WindowRecordingCard card(emu(), &log);
+  const Outcome w = runOn(card, p.code, image, kSize, {}, WindowStarts{kSrcbStart, kDstStart});
+  ASSERT_TRUE(w.report.completed()) << w.report.status.message();
+  std::map<DataWindow, int32_t> bankOf;
+  for (const auto& allocation : log) {
+    if (allocation.viaWindow) bankOf[allocation.window] = allocation.bank;
+  }
+  ASSERT_EQ(bankOf.size(), 3u) << "DeviceProgram allocated no buffer for some window";
+  EXPECT_NE(bankOf[DataWindow::A], bankOf[DataWindow::B]);
+  EXPECT_NE(bankOf[DataWindow::A], bankOf[DataWindow::D]);
+  EXPECT_NE(bankOf[DataWindow::B], bankOf[DataWindow::D]);
+  const std::vector<int32_t> sum = get<int32_t>(w.data, kSum, n);
   for (uint32_t i = 0; i < n; ++i) {
     ASSERT_EQ(sum[i], static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i])))
         << "element " << i;
   }
-  const WindowedRun o = runOverWindows(p, one, kSrcbStart, kDstStart, /*split=*/false);
-  EXPECT_EQ(o.status, static_cast<uint32_t>(isa::kStatusDONE));
-  EXPECT_TRUE(one == region) << "one buffer and three windows differ";
-  EXPECT_EQ(o.cycles, w.cycles);
-  // The card is fine for CoreDriver afterwards.
-  const Outcome after = runOn(emu(), counterLoop(10).code, {}, 64);
-  EXPECT_TRUE(after.report.completed()) << after.report.status.message();
+  const Outcome one = runOn(emu(), p.code, image, kSize);
+  ASSERT_TRUE(one.report.completed()) << one.report.status.message();
+  EXPECT_TRUE(one.data == w.data) << "one buffer and three windows differ";
+  EXPECT_EQ(one.report.cycles, w.report.cycles);
 }
 
 TEST(XrtEmuFabric, AWhileLoopGivesTheSimResultAndCycles) {
@@ -421,56 +396,6 @@ ExecutionResult runOnDevice(const Device& device, const Model& model, const std:
   o.loopTimeoutMs = loopTimeoutMs;
   return runModel(model, inputs, o);
 }
-
-// The card, forwarding everything, remembering in which bank each buffer
-// the runtime allocates lies (by window: A for allocate() as well).
-class WindowRecordingCard final : public FabricBackend {
- public:
-  struct Allocation {
-    DataWindow window;
-    bool viaWindow;  // allocateWindow, not allocate
-    uint64_t bytes;
-    int32_t bank;    // memory index holding it, -1: none
-  };
-
-  WindowRecordingCard(backends::XrtBackend& card, std::vector<Allocation>* log) : card_(card), log_(log) {}
-  std::string_view name() const override { return card_.name(); }
-  uint64_t memoryBytes() const override { return card_.memoryBytes(); }
-  double clockMhz() const override { return card_.clockMhz(); }
-  Result<DeviceAddress> allocate(uint64_t bytes) override { return record(card_.allocate(bytes), bytes, DataWindow::A, false); }
-  Result<DeviceAddress> allocateHigh(uint64_t bytes) override {
-    return record(card_.allocateHigh(bytes), bytes, DataWindow::A, false);
-  }
-  Result<DeviceAddress> allocateWindow(uint64_t bytes, DataWindow window) override {
-    return record(card_.allocateWindow(bytes, window), bytes, window, true);
-  }
-  void release(DeviceAddress address) override { card_.release(address); }
-  Status copyToDevice(DeviceAddress dst, const void* src, uint64_t bytes) override {
-    return card_.copyToDevice(dst, src, bytes);
-  }
-  Status copyFromDevice(void* dst, DeviceAddress src, uint64_t bytes) override {
-    return card_.copyFromDevice(dst, src, bytes);
-  }
-  void writeRegister(uint32_t offset, uint32_t value) override { card_.writeRegister(offset, value); }
-  uint32_t readRegister(uint32_t offset) override { return card_.readRegister(offset); }
-  WaitOutcome waitDone(std::chrono::nanoseconds timeout) override { return card_.waitDone(timeout); }
-  void wakeWaiter() override { card_.wakeWaiter(); }
-  void reset() override { card_.reset(); }
-
- private:
-  Result<DeviceAddress> record(Result<DeviceAddress> a, uint64_t bytes, DataWindow window, bool viaWindow) {
-    if (a.isOk()) {
-      int32_t bank = -1;
-      for (const backends::XrtMemory& m : card_.xclbin().memories) {
-        if (*a >= m.base && *a + bytes <= m.base + m.bytes) bank = m.index;
-      }
-      log_->push_back({window, viaWindow, bytes, bank});
-    }
-    return a;
-  }
-  backends::XrtBackend& card_;
-  std::vector<Allocation>* log_;
-};
 
 // Issue 15 end to end: a model's vector ADD through the runtime (the
 // compiler puts its B input in window B and its result in window D;
