@@ -40,7 +40,8 @@ struct Program {
   // The region's windows (docs/isa.md "Memory model", docs/compiler.md
   // "Data windows"): [A][B][D], B from srcbStart, D from dstStart (multiples
   // of 64); an empty window's start is isa::kNoWindowStart (the registers'
-  // reset value). The data image lies in window A.
+  // reset value). The data image lies in window A, and reaches into window
+  // B when constants only the vector engine reads as B operands sit there.
   uint32_t srcbStart = isa::kNoWindowStart;
   uint32_t dstStart = isa::kNoWindowStart;
   std::vector<IoSlot> inputs;          // StepSpec::inputs order

@@ -119,7 +119,7 @@ class Emitter {
   void computeLiveness();
   // The heaps of windows A, B and D: sized by a pass of placeRegions and
   // releaseRegions alone, then laid out [A][B][D] for the real pass.
-  void layoutWindows();
+  Status layoutWindows();
   Status allocateAt(size_t p);
   Status placeRegions(size_t p);
   void releaseRegions(size_t p);
@@ -153,6 +153,8 @@ class Emitter {
   std::vector<bool> vectorEngine_;        // per instruction: a TENSOR the vector engine takes
   std::vector<uint8_t> window_;           // per storage: isa::kWindowA/B/D (placement.h)
   std::vector<uint64_t> constOffset_;     // per storage (CONST in the image)
+  uint64_t constBBytes_ = 0;              // the constants at the start of window B
+  std::vector<uint32_t> constB_;          // ... their storages
   std::optional<uint64_t> scratch_;
   uint64_t heapBase_ = 0;
   std::optional<Heap> heaps_[isa::kNumWindows];  // by window
@@ -219,10 +221,19 @@ Status Emitter::layoutImage() {
     vectorEngine_[p] = !fc && hls::takesVectorEngine(tensorFn(i), tensorType(i), desc->data());
   }
   if (needScratch) scratch_ = placeInImage(std::vector<uint8_t>(kAlign, 0), kAlign);
+  window_ = placeInWindows(fn_, vectorEngine_);
   constOffset_.assign(fn_.storages.size(), 0);
   for (size_t s = 0; s < fn_.storages.size(); ++s) {
     if (!wantConst[s]) continue;
     const ir::Storage& st = fn_.storages[s];
+    // A constant only the vector engine reads as B goes to the start of
+    // window B (layoutWindows), at an offset from there.
+    if (window_[s] == isa::kWindowB) {
+      constOffset_[s] = constBBytes_;
+      constBBytes_ += alignUp(st.bytes, kAlign);
+      constB_.push_back(static_cast<uint32_t>(s));
+      continue;
+    }
     constOffset_[s] = placeInImage(*st.value, st.bytes >= kAlign ? kAlign : 4);
   }
   heapBase_ = alignUp(image_.size(), kAlign);
@@ -314,12 +325,12 @@ void Emitter::releaseAt(size_t p) {
   releaseRegions(p);
 }
 
-void Emitter::layoutWindows() {
-  window_ = placeInWindows(fn_, vectorEngine_);
-  // The sizes: the regions alone, each heap from its own 0 but A's. A
-  // failure here (beyond 4 GiB) repeats in the real pass and is reported there.
+Status Emitter::layoutWindows() {
+  // The sizes: the regions alone, each heap from its own 0 but A's (B's
+  // after B's constants). A failure here (beyond 4 GiB) repeats in the real
+  // pass and is reported there.
   heaps_[isa::kWindowA].emplace(heapBase_);
-  heaps_[isa::kWindowB].emplace(0);
+  heaps_[isa::kWindowB].emplace(constBBytes_);
   heaps_[isa::kWindowD].emplace(0);
   region_.assign(fn_.storages.size(), 0);
   pairRegions_.clear();
@@ -334,11 +345,23 @@ void Emitter::layoutWindows() {
   const uint64_t bStart = aEnd, dStart = aEnd + bBytes;
   if (bBytes != 0 && bStart <= kMaxDataBytes) srcbStart_ = static_cast<uint32_t>(bStart);
   if (dBytes != 0 && dStart <= kMaxDataBytes) dstStart_ = static_cast<uint32_t>(dStart);
+  // Window B's constants into the image, which then reaches into B (the
+  // bytes between, A's heap, are zeros as the rest of the region).
+  if (constBBytes_ != 0) {
+    if (bStart + constBBytes_ > kMaxDataBytes) return failure("the data region would exceed 4 GiB");
+    image_.resize(bStart + constBBytes_, 0);
+    for (const uint32_t s : constB_) {
+      const std::vector<uint8_t>& bytes = *fn_.storages[s].value;
+      constOffset_[s] += bStart;
+      if (!bytes.empty()) std::memcpy(image_.data() + constOffset_[s], bytes.data(), bytes.size());
+    }
+  }
   heaps_[isa::kWindowA].emplace(heapBase_);
-  heaps_[isa::kWindowB].emplace(bStart);
+  heaps_[isa::kWindowB].emplace(bStart + constBBytes_);
   heaps_[isa::kWindowD].emplace(dStart);
   region_.assign(fn_.storages.size(), 0);
   pairRegions_.clear();
+  return Status::ok();
 }
 
 uint32_t Emitter::regOf(uint32_t value) {
@@ -521,7 +544,7 @@ Status Emitter::emitInst(size_t p) {
 Result<Program> Emitter::run() {
   if (Status s = layoutImage(); !s) return s;
   computeLiveness();
-  layoutWindows();
+  if (Status s = layoutWindows(); !s) return s;
   reg_.assign(fn_.storages.size(), kNoReg);
   labelPc_.assign(fn_.labels, 0);
   freeRegs_ = ~1u;  // r1..r31; r0 is the constant 0

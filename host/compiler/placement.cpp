@@ -48,8 +48,9 @@ std::vector<uint8_t> placeInWindows(const ir::Function& fn, const std::vector<bo
   }
   std::vector<uint8_t> window(fn.storages.size(), static_cast<uint8_t>(isa::kWindowA));
   for (size_t s = 0; s < fn.storages.size(); ++s) {
-    if (fn.storages[s].kind != ir::StorageKind::REGION || (use[s] & kScalar) != 0) continue;
-    if ((use[s] & kVectorResult) != 0 && (use[s] & kOtherWrite) == 0) {
+    const ir::StorageKind kind = fn.storages[s].kind;
+    if ((kind != ir::StorageKind::REGION && kind != ir::StorageKind::CONST) || (use[s] & kScalar) != 0) continue;
+    if (kind == ir::StorageKind::REGION && (use[s] & kVectorResult) != 0 && (use[s] & kOtherWrite) == 0) {
       window[s] = static_cast<uint8_t>(isa::kWindowD);
     } else if (use[s] == kBOperand) {
       window[s] = static_cast<uint8_t>(isa::kWindowB);

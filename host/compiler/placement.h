@@ -14,12 +14,12 @@
 
 namespace nnfab::compiler {
 
-// Per storage: isa::kWindowA, kWindowB or kWindowD. Only REGION storages
-// (heap tensors) leave window A: a REGION that LOAD, STORE or a one-element
-// MOVE (LDW/LDB) touches stays in A; one written only as the vector engine's
-// result goes to D; one only read, and only as the vector engine's B
-// operand, goes to B; every other one, every loop block (BUFFER), constant
-// and the scratch area stay in A. `vectorEngine[p]`: instruction p of
+// Per storage: isa::kWindowA, kWindowB or kWindowD. Only heap tensors
+// (REGION) and constants (CONST) leave window A: a REGION that LOAD, STORE
+// or a one-element MOVE (LDW/LDB) touches stays in A; one written only as
+// the vector engine's result goes to D; a REGION or constant only read, and
+// only as the vector engine's B operand, goes to B; every other one, every
+// loop block (BUFFER) and the scratch area stay in A. `vectorEngine[p]`: instruction p of
 // fn.code is a TENSOR instruction the vector engine takes
 // (hls::takesVectorEngine on its descriptor).
 std::vector<uint8_t> placeInWindows(const ir::Function& fn, const std::vector<bool>& vectorEngine);

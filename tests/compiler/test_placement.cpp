@@ -6,6 +6,8 @@
 // device, whose windows B and D lie apart from A.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "compiler/compiler_test_util.h"
 #include "compiler/fabric_runner.h"
 #include "isa/data_windows.h"
@@ -62,6 +64,34 @@ TEST(Placement, AVectorAddsBOperandAndResultGoToWindowsBAndD) {
                                        testing::int32s({4, 16}, std::vector<int32_t>(64, -3))};
   const FabricRun fabric = runOnFabric(m, in);
   EXPECT_EQ(compareWithCpu(runOnCpu(m, in), fabric), "");
+}
+
+TEST(Placement, AConstantOnlyTheVectorEngineReadsAsBGoesToWindowB) {
+  // x * c with c a constant tensor: c at the start of window B, in the image.
+  SubgraphBuilder main;
+  const uint32_t x = main.input(I32, {16});
+  std::vector<int32_t> values(16);
+  for (int k = 0; k < 16; ++k) values[k] = 3 - k;
+  const uint32_t c = main.int32Tensor({16}, values);
+  const uint32_t out = main.output(I32, {});
+  main.op(OT::MUL, {x, c, main.scalar(0)}, {out});
+  Model m;
+  m.main = main.build();
+  auto p = compileMain(m);
+  ASSERT_TRUE(p.isOk()) << p.status().message();
+  ASSERT_NE(p->srcbStart, isa::kNoWindowStart);
+  ASSERT_GE(p->dataImage.size(), uint64_t{p->srcbStart} + 64);
+  std::vector<int32_t> inB(16);
+  std::memcpy(inB.data(), p->dataImage.data() + p->srcbStart, 64);
+  EXPECT_EQ(inB, values);
+  EXPECT_EQ(windowOf(*p, p->inputs[0]), isa::kWindowA);
+  EXPECT_EQ(windowOf(*p, p->outputs[0]), isa::kWindowD);
+  expectScalarsAndDescriptorsInA(*p);
+
+  std::vector<int32_t> xs(16);
+  for (int k = 0; k < 16; ++k) xs[k] = 1000 * k - 7;
+  const std::vector<TensorValue> in = {testing::int32s({16}, xs)};
+  EXPECT_EQ(compareWithCpu(runOnCpu(m, in), runOnFabric(m, in)), "");
 }
 
 TEST(Placement, ElementEngineOperandsStayInWindowA) {
