@@ -61,6 +61,11 @@ class StdoutToStderr {
   int saved_ = -1;
 };
 
+std::string tagOf(const XclbinCheck& check, int32_t bank) {
+  const XrtMemory* m = check.memory(bank);
+  return m && !m->tag.empty() ? m->tag : fmt::format("memory {}", bank);
+}
+
 constexpr const char* kFailedMessage =
     "xrt: the nnfab core stopped answering or would not stop; reset the card (xbutil reset) and start again";
 
@@ -69,6 +74,16 @@ Status fromXrt(const std::exception& e, const std::string& doing) {
 }
 
 }  // namespace
+
+std::vector<std::string> XclbinCheck::tags() const {
+  std::vector<std::string> out;
+  for (const XrtMemory& m : memories) {
+    if (m.index < 0) continue;
+    if (out.size() <= static_cast<size_t>(m.index)) out.resize(m.index + 1);
+    out[m.index] = m.tag;
+  }
+  return out;
+}
 
 Result<XclbinCheck> checkXclbin(const std::string& path) {
   {
@@ -116,7 +131,8 @@ Result<XclbinCheck> checkXclbin(const std::string& path) {
       return invalidArgument(fmt::format("xclbin {}: kernel {} has {} arguments, this build's register map {}", path,
                                          check.kernelName, args.size(), built->args.size()));
     }
-    std::vector<int32_t> progBanks, dataBanks;
+    // The memories each master is connected to (its argument's CONNECTIVITY).
+    std::map<std::string, std::vector<int32_t>> connected;
     for (const auto& want : built->args) {
       auto a = std::find_if(args.begin(), args.end(), [&](const auto& x) { return x.get_name() == want.name; });
       if (a == args.end()) {
@@ -130,28 +146,28 @@ Result<XclbinCheck> checkXclbin(const std::string& path) {
             path, want.name, a->get_offset(), a->get_size(), a->get_port(), want.offset, want.size, want.port));
       }
       if (want.addressQualifier == 1) {
-        auto& banks = lower(want.port) == "m_axi_prog" ? progBanks : dataBanks;
-        const auto mems = memsOf(*a);
-        if (banks.empty()) banks = mems;
-        std::vector<int32_t> both;
-        std::set_intersection(banks.begin(), banks.end(), mems.begin(), mems.end(), std::back_inserter(both));
-        banks = both;
+        auto& mems = connected[lower(want.port)];
+        const auto more = memsOf(*a);
+        mems.insert(mems.end(), more.begin(), more.end());
       }
     }
-    std::set_intersection(progBanks.begin(), progBanks.end(), dataBanks.begin(), dataBanks.end(),
-                          std::back_inserter(check.banks));
-    if (check.banks.empty()) {
-      return invalidArgument(fmt::format(
-          "xclbin {}: the prog and data ports (m_axi_data, m_axi_srcb, m_axi_dst) are connected to no common "
-          "memory bank (nnfab's program, data and context share one allocator, and every data port addresses the "
-          "one data region)", path));
-    }
+    std::vector<XrtMemory> memories;
     for (const auto& m : file.get_mems()) {
-      if (m.get_index() == check.banks.front()) {
-        check.bankBytes = m.get_size_kb() * 1024;
-        check.bankTag = m.get_tag();
-      }
+      using type = xrt::xclbin::mem::memory_type;
+      const bool stream = m.get_type() == type::streaming || m.get_type() == type::streaming_connection;
+      memories.push_back(XrtMemory{m.get_index(), m.get_tag(), m.get_base_address(), m.get_size_kb() * 1024,
+                                   m.get_used() && !stream});
     }
+    XrtPortBanks ports;
+    check.memories = memories;
+    ports.tags = check.tags();
+    ports.prog = banksReached(connected["m_axi_prog"], memories);
+    ports.data = banksReached(connected["m_axi_data"], memories);
+    ports.srcb = banksReached(connected["m_axi_srcb"], memories);
+    ports.dst = banksReached(connected["m_axi_dst"], memories);
+    auto windows = chooseWindowBanks(ports);
+    if (!windows) return invalidArgument(fmt::format("xclbin {}: {}", path, windows.status().message()));
+    check.windows = *windows;
   } catch (const std::exception& e) {
     return invalidArgument(fmt::format("xclbin {}: {}", path, e.what()));
   }
@@ -173,6 +189,9 @@ struct XrtBackend::Impl {
   std::map<fabric::DeviceAddress, xrt::bo> buffers;  // device address -> its buffer
   uint64_t allocated = 0;
   std::atomic<bool> failed{false};
+
+  // One buffer in memory bank `bank` (an index of the xclbin's topology).
+  Result<fabric::DeviceAddress> allocateIn(int32_t bank, uint64_t bytes);
 
   // Drops every XRT object (buffers, the compute unit, the device).
   void close() {
@@ -302,29 +321,45 @@ Result<std::unique_ptr<XrtBackend>> XrtBackend::open(const XrtBackendOptions& op
         options.xclbinPath, id, version, isa::kCORE_ID, isa::kIsaVersion));
   }
   enableDoneInterrupt(*impl);
+  // Said once per card opened: the windows share a bank.
+  if (const std::string note = windowSharingNote(impl->check.windows, impl->check.tags()); !note.empty()) {
+    std::fprintf(stderr, "xrt: %s: %s\n", options.xclbinPath.c_str(), note.c_str());
+  }
   return std::unique_ptr<XrtBackend>(new XrtBackend(std::move(impl)));
 }
 
-uint64_t XrtBackend::memoryBytes() const { return impl_->check.bankBytes; }
+// Window A's bank: where allocate() puts everything a run needs besides
+// windows B and D, the bound the runtime checks a program's memory against.
+uint64_t XrtBackend::memoryBytes() const { return impl_->check.bytesOf(impl_->check.windows.a); }
 
 double XrtBackend::clockMhz() const { return isa::kNOMINAL_CLOCK_MHZ; }
 
-Result<fabric::DeviceAddress> XrtBackend::allocate(uint64_t bytes) {
+Result<fabric::DeviceAddress> XrtBackend::Impl::allocateIn(int32_t bank, uint64_t bytes) {
   if (bytes == 0) bytes = 1;
-  if (bytes > memoryBytes()) {
+  const uint64_t capacity = check.bytesOf(bank);
+  if (bytes > capacity) {
     return Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
-                  fmt::format("{} bytes do not fit the {} bytes of {}", bytes, memoryBytes(), impl_->check.bankTag));
+                  fmt::format("{} bytes do not fit the {} bytes of {}", bytes, capacity, tagOf(check, bank)));
   }
-  if (impl_->failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
+  if (failed) return Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage);
   try {
-    xrt::bo bo(impl_->device, bytes, xrt::bo::flags::normal, static_cast<xrt::memory_group>(impl_->check.banks.front()));
+    xrt::bo bo(device, bytes, xrt::bo::flags::normal, static_cast<xrt::memory_group>(bank));
     const fabric::DeviceAddress address = bo.address();
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    impl_->buffers.emplace(address, std::move(bo));
+    std::lock_guard<std::mutex> lock(mutex);
+    buffers.emplace(address, std::move(bo));
     return address;
   } catch (const std::exception& e) {
-    return Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT, fmt::format("xrt: allocating {} bytes: {}", bytes, e.what()));
+    return Status(ErrorStatus::RESOURCE_EXHAUSTED_TRANSIENT,
+                  fmt::format("xrt: allocating {} bytes in {}: {}", bytes, tagOf(check, bank), e.what()));
   }
+}
+
+Result<fabric::DeviceAddress> XrtBackend::allocate(uint64_t bytes) {
+  return impl_->allocateIn(impl_->check.windows.a, bytes);
+}
+
+Result<fabric::DeviceAddress> XrtBackend::allocateWindow(uint64_t bytes, fabric::DataWindow window) {
+  return impl_->allocateIn(impl_->check.windows.of(window), bytes);
 }
 
 void XrtBackend::release(fabric::DeviceAddress address) {
@@ -368,15 +403,6 @@ void XrtBackend::writeRegister(uint32_t offset, uint32_t value) {
   if (offset % sizeof(uint32_t) != 0 || offset >= isa::kRegWindowBytes || impl_->failed) return;
   try {
     impl_->ip.write_register(offset, value);
-    // m_axi_srcb and m_axi_dst address the one data region too: their kernel
-    // arguments (SRCB_ADDR, DST_ADDR) follow DATA_ADDR, word for word. The
-    // RTL core only keeps them; the HLS kernel uses them as its pointers
-    // (docs/deploy.md "Data ports").
-    if (offset == isa::kRegDATA_ADDR || offset == isa::kRegDATA_ADDR + 4) {
-      const uint32_t word = offset - isa::kRegDATA_ADDR;
-      impl_->ip.write_register(isa::kRegSRCB_ADDR + word, value);
-      impl_->ip.write_register(isa::kRegDST_ADDR + word, value);
-    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "xrt: register write at 0x%x failed: %s\n", offset, e.what());
     impl_->failed = true;
@@ -435,8 +461,11 @@ std::string XrtBackend::description() const {
   } catch (const std::exception&) {
     // hw_emu and noop do not answer this query.
   }
-  return fmt::format("{}, xclbin {}, completion {}", name, impl_->uuid.to_string(), impl_->completionMode);
+  return fmt::format("{}, xclbin {}, {}, completion {}", name, impl_->uuid.to_string(),
+                     describeWindowBanks(impl_->check.windows, impl_->check.tags()), impl_->completionMode);
 }
+
+const XclbinCheck& XrtBackend::xclbin() const { return impl_->check; }
 
 std::vector<XrtCard> listXrtCards() {
   std::vector<XrtCard> cards;

@@ -4,8 +4,10 @@
 // CoreDriver drives every register through xrt::ip (start, preemption,
 // slices, resume, the clear-on-read AP_DONE; with ap_ctrl_hs XRT would poll
 // offset 0 as well and steal AP_DONE). Device memory is one xrt::bo per
-// allocation in the bank the xclbin's connectivity gives the data port;
-// program and data move with bo.sync. Completion: AP_CTRL polled every
+// allocation: a window of the data region in its port's bank, everything
+// else in window A's (the bank m_axi_prog shares with the data ports), as
+// the xclbin's connectivity allows (backends/xrt_banks.h); program and data
+// move with bo.sync. Completion: AP_CTRL polled every
 // pollInterval (XRT 2.13 offers xrt::ip interrupts only on a card's xocl
 // driver; docs/xrt.md says why polling is used everywhere). docs/xrt.md.
 #pragma once
@@ -19,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/xrt_banks.h"
 #include "fabric/fabric_backend.h"
 #include "model/status.h"
 
@@ -35,17 +38,27 @@ struct XrtBackendOptions {
 // What the xclbin says about the nnfab kernel, checked against this build.
 struct XclbinCheck {
   std::string kernelName;
-  std::string cuName;           // "<kernel>:<instance>"
-  std::vector<int32_t> banks;   // memory indices connected to both the prog and data ports
-  uint64_t bankBytes = 0;
-  std::string bankTag;
+  std::string cuName;                     // "<kernel>:<instance>"
+  XrtWindowBanks windows;                 // the bank of each window (backends/xrt_banks.h)
+  std::vector<XrtMemory> memories;        // the xclbin's memory topology
+
+  // The memory of index `bank` (nullptr: none).
+  const XrtMemory* memory(int32_t bank) const {
+    for (const XrtMemory& m : memories) {
+      if (m.index == bank) return &m;
+    }
+    return nullptr;
+  }
+  uint64_t bytesOf(int32_t bank) const { return memory(bank) ? memory(bank)->bytes : 0; }
+  std::vector<std::string> tags() const;  // memory index -> tag
 };
 
 // Checks an xclbin file without a card: readable, an xclbin, holding this
 // build's kernel (name, every argument's name, offset, size and port, from
 // the kernel.xml generated from isa/isa.json) with one compute unit whose
-// prog and data ports share a memory bank. INVALID_ARGUMENT naming the
-// first difference.
+// three data ports reach a memory bank in common, one of which the prog
+// port reaches too; picks the bank of each window of the data region
+// (chooseWindowBanks). INVALID_ARGUMENT naming the first difference.
 Result<XclbinCheck> checkXclbin(const std::string& path);
 
 class XrtBackend final : public fabric::FabricBackend {
@@ -63,7 +76,11 @@ class XrtBackend final : public fabric::FabricBackend {
   uint64_t memoryBytes() const override;
   double clockMhz() const override;
 
+  // In window A's bank: program, context, traces and the data region of
+  // a driver that does not split it.
   Result<fabric::DeviceAddress> allocate(uint64_t bytes) override;
+  // In the bank chosen for `window` (XclbinCheck::windows).
+  Result<fabric::DeviceAddress> allocateWindow(uint64_t bytes, fabric::DataWindow window) override;
   void release(fabric::DeviceAddress address) override;
   Status copyToDevice(fabric::DeviceAddress dst, const void* src, uint64_t bytes) override;
   Status copyFromDevice(void* dst, fabric::DeviceAddress src, uint64_t bytes) override;
@@ -82,8 +99,11 @@ class XrtBackend final : public fabric::FabricBackend {
   // later access reports the device as failed.
   void reset() override;
 
-  // The card's name and the loaded xclbin's UUID, for `nnfab devices`.
+  // The card's name, the loaded xclbin's UUID and the windows' banks, for
+  // `nnfab devices`.
   std::string description() const;
+  // What open() read from the xclbin: the memories and the windows' banks.
+  const XclbinCheck& xclbin() const;
 
   struct Impl;
 

@@ -78,7 +78,18 @@ Result<std::string> emulationBitstream(const std::string& deviceProgram, const s
   return zip;
 }
 
+std::vector<MemoryBank> EmulationXclbinOptions::banks() const {
+  std::vector<MemoryBank> out;
+  for (unsigned i = 0; i < bankCount; ++i) {
+    out.push_back(MemoryBank{fmt::format("HBM[{}]", i), bank.base + i * bankStride(), bank.bytes});
+  }
+  return out;
+}
+
 Result<std::string> buildEmulationXclbin(const EmulationXclbinOptions& options) {
+  if (options.bankCount == 0 || options.bankCount > 32) {
+    return invalidArgument(fmt::format("the emulation xclbin takes 1 to 32 banks, not {}", options.bankCount));
+  }
   auto xml = options.kernelXmlPath.empty() ? Result<std::string>(builtKernelXml()) : readFile(options.kernelXmlPath);
   if (!xml) return xml.status();
   auto kernel = parseKernelXml(*xml);
@@ -86,15 +97,24 @@ Result<std::string> buildEmulationXclbin(const EmulationXclbinOptions& options) 
   if (!fs::exists(options.deviceProgram)) {
     return invalidArgument(fmt::format("device program {} does not exist", options.deviceProgram));
   }
-  auto zip = emulationBitstream(options.deviceProgram,
-                                fmt::format("--bank-base 0x{:x} --bank-bytes 0x{:x} --cu-base 0x{:x}",
-                                            options.bank.base, options.bank.bytes, options.cuBase));
+  const std::vector<MemoryBank> banks = options.banks();
+  std::string arguments;
+  for (const MemoryBank& b : banks) arguments += fmt::format("--bank 0x{:x}:0x{:x} ", b.base, b.bytes);
+  arguments += fmt::format("--cu-base 0x{:x}", options.cuBase);
+  auto zip = emulationBitstream(options.deviceProgram, arguments);
   if (!zip) return zip.status();
   XclbinSpec spec;
   spec.kernel = std::move(*kernel);
   spec.cuName = spec.kernel.name + "_1";
   spec.cuBase = options.cuBase;
-  spec.banks = {options.bank};
+  spec.banks = banks;
+  // Every data port reaches every bank (each reaches every window); the
+  // program port the first, where the program lives.
+  std::vector<size_t> all;
+  for (size_t i = 0; i < banks.size(); ++i) all.push_back(i);
+  for (const KernelArg& a : spec.kernel.args) {
+    if (a.addressQualifier == 1) spec.portBanks[a.port] = a.port == "m_axi_prog" ? std::vector<size_t>{0} : all;
+  }
   spec.mode = XclbinMode::HW_EMU;
   spec.bitstream = std::move(*zip);
   return buildXclbin(spec);

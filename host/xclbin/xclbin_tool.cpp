@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   std::string output;
   app.add_option("--kernel-xml", options.kernelXmlPath, "kernel.xml (default: the one this build generated from isa/isa.json)");
   app.add_option("--device-program", options.deviceProgram, "absolute path of nnfab-hwemu-device")->required();
-  app.add_option("--bank-bytes", options.bank.bytes, "size of the DDR bank (default 1 GiB)");
+  app.add_option("--bank-bytes", options.bank.bytes, "size of each memory bank (default 1 GiB)");
+  app.add_option("--banks", options.bankCount, "number of banks, HBM[0]... (default 3: one per window of the data region)");
   app.add_option("-o,--output", output, "xclbin to write")->required();
   CLI11_PARSE(app, argc, argv);
   auto bytes = nnfab::xclbin::buildEmulationXclbin(options);

@@ -66,7 +66,7 @@ Result<std::string> buildXclbin(const XclbinSpec& spec) {
   std::vector<mem_data> mems;
   for (const MemoryBank& b : spec.banks) {
     mem_data m{};
-    m.m_type = MEM_DDR4;
+    m.m_type = b.tag.rfind("HBM", 0) == 0 ? MEM_HBM : MEM_DDR4;
     m.m_used = 1;
     if (b.bytes == 0 || b.bytes % 1024 != 0) return invalidArgument("xclbin: a bank's size is not a multiple of 1 KiB");
     m.m_size = b.bytes / 1024;
@@ -75,14 +75,19 @@ Result<std::string> buildXclbin(const XclbinSpec& spec) {
     mems.push_back(m);
   }
 
-  // CONNECTIVITY: every global pointer argument to the bank of its port.
+  // CONNECTIVITY: every global pointer argument to each bank of its port.
   std::vector<connection> links;
   for (const KernelArg& a : k.args) {
     if (a.addressQualifier != 1) continue;
-    const auto it = spec.portBank.find(a.port);
-    const size_t bank = it == spec.portBank.end() ? 0 : it->second;
-    if (bank >= spec.banks.size()) return invalidArgument(fmt::format("xclbin: port {} maps to bank {}, which does not exist", a.port, bank));
-    links.push_back(connection{static_cast<int32_t>(a.id), 0, static_cast<int32_t>(bank)});
+    const auto it = spec.portBanks.find(a.port);
+    const std::vector<size_t> banks = it == spec.portBanks.end() ? std::vector<size_t>{0} : it->second;
+    if (banks.empty()) return invalidArgument(fmt::format("xclbin: port {} is connected to no bank", a.port));
+    for (const size_t bank : banks) {
+      if (bank >= spec.banks.size()) {
+        return invalidArgument(fmt::format("xclbin: port {} maps to bank {}, which does not exist", a.port, bank));
+      }
+      links.push_back(connection{static_cast<int32_t>(a.id), 0, static_cast<int32_t>(bank)});
+    }
   }
 
   std::vector<Section> sections;

@@ -19,7 +19,7 @@
 namespace nnfab::xclbin {
 
 struct MemoryBank {
-  std::string tag = "DDR[0]";          // at most 15 characters
+  std::string tag = "DDR[0]";          // at most 15 characters; "HBM..." is written as HBM, else DDR4
   uint64_t base = 0x4000000000;        // the card's DDR window, as on Alveo U250
   uint64_t bytes = uint64_t{1} << 30;  // multiple of 1 KiB
 };
@@ -31,7 +31,9 @@ struct XclbinSpec {
   std::string cuName;                // instance name; the IP is "<kernel>:<cuName>"
   uint64_t cuBase = 0x1800000;       // the control window's base on the card's AXI4-Lite bus
   std::vector<MemoryBank> banks{MemoryBank{}};
-  std::map<std::string, size_t> portBank;  // m_axi port -> index in banks; unlisted ports use bank 0
+  // m_axi port -> the indices in banks it is connected to (one CONNECTIVITY
+  // entry each); unlisted ports reach bank 0.
+  std::map<std::string, std::vector<size_t>> portBanks;
   XclbinMode mode = XclbinMode::HW_EMU;
   std::string platformVbnv = "xilinx_u250_gen3x16_xdma_4_1_202210_1";
   std::array<uint8_t, 16> uuid{};    // all zero: a fresh random one

@@ -37,31 +37,44 @@ class FrameError : public std::runtime_error {
 }  // namespace
 
 struct Device::Impl {
+  // One bank's memory, reserved (not committed) at start.
+  struct Memory {
+    uint64_t base = 0, bytes = 0;
+    uint8_t* data = nullptr;
+  };
+
   DeviceConfig config;
-  uint8_t* memory = nullptr;
+  std::vector<Memory> memories;
   sim::SimHarness harness;
 
   explicit Impl(const DeviceConfig& c)
-      : config(c),
-        memory(static_cast<uint8_t*>(mmap(nullptr, c.bankBytes, PROT_READ | PROT_WRITE,
-                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0))),
-        harness(sim::HarnessConfig{}, [this](uint64_t address) { return beat(address); }) {
-    if (memory == MAP_FAILED) throw std::runtime_error("cannot reserve the device memory");
-  }
-  ~Impl() { munmap(memory, config.bankBytes); }
-
-  uint8_t* beat(uint64_t address) {
-    if (address < config.bankBase || address - config.bankBase > config.bankBytes - sim::kBeatBytes) return nullptr;
-    return memory + (address - config.bankBase);
-  }
-
-  // The memory range [address, address + bytes), or nullptr outside the bank.
-  uint8_t* range(uint64_t address, uint64_t bytes) {
-    if (address < config.bankBase || bytes > config.bankBytes || address - config.bankBase > config.bankBytes - bytes) {
-      return nullptr;
+      : config(c), harness(sim::HarnessConfig{}, [this](uint64_t address) { return beat(address); }) {
+    for (const Bank& b : c.banks) {
+      void* p = mmap(nullptr, b.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) {
+        unmapAll();
+        throw std::runtime_error("cannot reserve the device memory");
+      }
+      memories.push_back(Memory{b.base, b.bytes, static_cast<uint8_t*>(p)});
     }
-    return memory + (address - config.bankBase);
   }
+  ~Impl() { unmapAll(); }
+
+  void unmapAll() {
+    for (const Memory& m : memories) munmap(m.data, m.bytes);
+    memories.clear();
+  }
+
+  // The memory range [address, address + bytes) inside one bank, or nullptr.
+  uint8_t* range(uint64_t address, uint64_t bytes) {
+    for (const Memory& m : memories) {
+      if (address >= m.base && bytes <= m.bytes && address - m.base <= m.bytes - bytes) return m.data + (address - m.base);
+    }
+    return nullptr;
+  }
+
+  // One 64-byte beat of the core's AXI masters (nullptr: an error response).
+  uint8_t* beat(uint64_t address) { return range(address, sim::kBeatBytes); }
 
   // Waits until fd is readable for at most timeoutMs (-1: forever) while
   // clocking the core if it runs. False on timeout.
@@ -129,7 +142,7 @@ struct Device::Impl {
         return r.boolean(field::kAck, true);
       case xclAllocDeviceBuffer_n:
         if (!range(m.number(field::kAllocAddress), m.number(field::kAllocSize))) {
-          throw FrameError("buffer at 0x" + hex(m.number(field::kAllocAddress)) + " is outside the bank");
+          throw FrameError("buffer at 0x" + hex(m.number(field::kAllocAddress)) + " is outside every bank");
         }
         // An empty file name keeps the buffer in the host's own memory.
         return r.boolean(field::kAck, true).bytes(field::kFilename, "");
@@ -138,7 +151,7 @@ struct Device::Impl {
         const uint64_t size = m.number(field::kCopySize, src.size());
         const uint64_t address = m.number(field::kCopyDest) + m.number(field::kCopyOffset);
         uint8_t* dst = range(address, size);
-        if (!dst || size > src.size()) throw FrameError("host-to-device copy outside the bank or short of data");
+        if (!dst || size > src.size()) throw FrameError("host-to-device copy outside every bank or short of data");
         std::memcpy(dst, src.data(), size);
         return r.varint(field::kAck, size);
       }
@@ -146,20 +159,20 @@ struct Device::Impl {
         const uint64_t size = m.number(field::kD2HSize);
         const uint64_t address = m.number(field::kD2HSrc) + m.number(field::kD2HOffset);
         const uint8_t* src = range(address, size);
-        if (!src) throw FrameError("device-to-host copy outside the bank");
+        if (!src) throw FrameError("device-to-host copy outside every bank");
         return r.varint(field::kAck, size).bytes(field::kData, std::string_view(reinterpret_cast<const char*>(src), size));
       }
       case xclWriteAddrSpaceDeviceRam_n: {
         const std::string& src = m.data(field::kBytes);
         uint8_t* dst = range(m.number(field::kAddr), src.size());
-        if (!dst) throw FrameError("device memory write outside the bank");
+        if (!dst) throw FrameError("device memory write outside every bank");
         std::memcpy(dst, src.data(), src.size());
         return r.boolean(field::kAck, true);
       }
       case xclReadAddrSpaceDeviceRam_n: {
         const uint64_t size = m.number(field::kSize);
         const uint8_t* src = range(m.number(field::kAddr), size);
-        if (!src) throw FrameError("device memory read outside the bank");
+        if (!src) throw FrameError("device memory read outside every bank");
         return r.boolean(field::kAck, true).bytes(field::kData, std::string_view(reinterpret_cast<const char*>(src), size));
       }
       case xclWriteAddrKernelCtrl_n: {

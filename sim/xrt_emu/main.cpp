@@ -8,11 +8,13 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "hwemu_device.h"
 
@@ -28,7 +30,7 @@ bool parseNumber(const char* text, uint64_t* value) {
 int usage(const char* why) {
   std::fprintf(stderr,
                "nnfab-hwemu-device: %s\n"
-               "usage: nnfab-hwemu-device [--bank-base N] [--bank-bytes N] [--cu-base N] [--verbose]\n"
+               "usage: nnfab-hwemu-device [--bank BASE:BYTES]... [--cu-base N] [--verbose]\n"
                "  (started by XRT's hw_emu shim with EMULATION_SOCKETID and USER set)\n",
                why);
   return 2;
@@ -38,19 +40,27 @@ int usage(const char* why) {
 
 int main(int argc, char** argv) {
   nnfab::hwemu::DeviceConfig config;
+  std::vector<nnfab::hwemu::Bank> banks;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    uint64_t* target = arg == "--bank-base" ? &config.bankBase
-                       : arg == "--bank-bytes" ? &config.bankBytes
-                       : arg == "--cu-base" ? &config.cuBase
-                                            : nullptr;
-    if (target) {
-      if (i + 1 >= argc || !parseNumber(argv[++i], target)) return usage(("bad value for " + arg).c_str());
+    if (arg == "--bank") {
+      // BASE:BYTES, one per bank of the xclbin's MEM_TOPOLOGY.
+      const std::string value = i + 1 < argc ? argv[++i] : "";
+      const auto colon = value.find(':');
+      nnfab::hwemu::Bank b;
+      if (colon == std::string::npos || !parseNumber(value.substr(0, colon).c_str(), &b.base) ||
+          !parseNumber(value.substr(colon + 1).c_str(), &b.bytes)) {
+        return usage(("bad --bank " + value + " (BASE:BYTES)").c_str());
+      }
+      banks.push_back(b);
+    } else if (arg == "--cu-base") {
+      if (i + 1 >= argc || !parseNumber(argv[++i], &config.cuBase)) return usage("bad value for --cu-base");
     } else if (arg == "--verbose") {
       config.verbose = true;
     }
     // Anything else is the shim's XSim arguments (--wdb, --protoinst ...): ignored.
   }
+  if (!banks.empty()) config.banks = banks;
   // The shim's arguments cannot be changed; the environment can.
   if (const char* v = std::getenv("NNFAB_HWEMU_VERBOSE"); v && *v && std::string(v) != "0") config.verbose = true;
   if (const char* v = std::getenv("NNFAB_HWEMU_FAULT"); v && *v) {
@@ -62,7 +72,15 @@ int main(int argc, char** argv) {
     if (!parseNumber(v, &ms) || ms == 0 || ms > 3600000) return usage("bad NNFAB_HWEMU_FRAME_TIMEOUT_MS");
     config.frameTimeoutMs = static_cast<int>(ms);
   }
-  if (config.bankBytes < 4096 || config.bankBytes % 4096 != 0) return usage("--bank-bytes must be a multiple of 4096");
+  for (size_t i = 0; i < config.banks.size(); ++i) {
+    const nnfab::hwemu::Bank& b = config.banks[i];
+    if (b.bytes < 4096 || b.bytes % 4096 != 0) return usage("a bank's size must be a multiple of 4096");
+    if (b.base > UINT64_MAX - b.bytes) return usage("a bank runs past the end of the address space");
+    for (size_t j = 0; j < i; ++j) {
+      const nnfab::hwemu::Bank& o = config.banks[j];
+      if (b.base < o.base + o.bytes && o.base < b.base + b.bytes) return usage("two banks overlap");
+    }
+  }
 
   const char* id = std::getenv("EMULATION_SOCKETID");
   const char* user = std::getenv("USER");

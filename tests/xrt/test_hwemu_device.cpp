@@ -28,7 +28,11 @@
 namespace nnfab::hwemu {
 namespace {
 
+// Two banks of 16 MiB with a gap between them, as the emulation xclbin lays
+// its banks out (host/xclbin/emulation_xclbin.h).
 constexpr uint64_t kBank = 0x4000000000;
+constexpr uint64_t kBank2 = 0x4080000000;
+constexpr uint64_t kBankBytes = 0x1000000;
 constexpr uint64_t kCu = 0x1800000;
 
 class FakeHost : public ::testing::Test {
@@ -58,8 +62,8 @@ class FakeHost : public ::testing::Test {
       ::setenv("EMULATION_SOCKETID", id.c_str(), 1);
       ::setenv("USER", user.c_str(), 1);
       ::setenv("NNFAB_HWEMU_FRAME_TIMEOUT_MS", "500", 1);
-      ::execl(NNFAB_HWEMU_DEVICE_PROGRAM, NNFAB_HWEMU_DEVICE_PROGRAM, "--bank-base", "0x4000000000", "--bank-bytes",
-              "0x1000000", "--cu-base", "0x1800000", "--wdb", "ignored.wdb", static_cast<char*>(nullptr));
+      ::execl(NNFAB_HWEMU_DEVICE_PROGRAM, NNFAB_HWEMU_DEVICE_PROGRAM, "--bank", "0x4000000000:0x1000000", "--bank",
+              "0x4080000000:0x1000000", "--cu-base", "0x1800000", "--wdb", "ignored.wdb", static_cast<char*>(nullptr));
       _exit(127);
     }
     ::close(err[1]);
@@ -127,6 +131,29 @@ class FakeHost : public ::testing::Test {
   void writeRegister(uint32_t offset, uint32_t value) {
     const std::string data(reinterpret_cast<const char*>(&value), 4);
     EXPECT_EQ(call(xclWriteAddrKernelCtrl_n, Encoder().varint(2, kCu + offset).varint(3, 4).bytes(4, data)).number(1), 1u);
+  }
+
+  void writeAddress(uint32_t offset, uint64_t address) {
+    writeRegister(offset, static_cast<uint32_t>(address));
+    writeRegister(offset + 4, static_cast<uint32_t>(address >> 32));
+  }
+
+  // Runs li r1, 1234; stw r1 -> data[0]; halt, the program at the start of
+  // the first bank, the data region at `data`: the core's status at its stop.
+  uint32_t runStoreAt(uint64_t data) {
+    const uint64_t code[] = {fabric::insn::li(1, 1234), fabric::insn::stw(1, 0, 0), fabric::insn::halt()};
+    const std::string program(reinterpret_cast<const char*>(code), sizeof code);
+    call(xclWriteAddrSpaceDeviceRam_n, Encoder().varint(2, kBank).varint(3, program.size()).bytes(4, program));
+    writeAddress(isa::kRegPROG_ADDR, kBank);
+    writeAddress(isa::kRegDATA_ADDR, data);
+    writeAddress(isa::kRegCTX_ADDR, kBank + 0x800);
+    writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(program.size()));
+    writeRegister(isa::kRegDATA_SIZE, 64);
+    writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+    uint32_t ctrl = 0;
+    for (int i = 0; i < 1000 && (ctrl & isa::kAP_DONE) == 0; ++i) ctrl = readRegister(isa::kRegAP_CTRL);
+    EXPECT_NE(ctrl & isa::kAP_DONE, 0u) << "the core never finished";
+    return readRegister(isa::kRegSTATUS);
   }
 
   // The device's exit status (-1 if it did not exit within `seconds`).
@@ -226,6 +253,37 @@ TEST_F(FakeHost, TheCoreRunsAProgramBetweenCalls) {
   EXPECT_EQ(exitStatus(), 0);
 }
 
+// The device serves every bank: copies to the second land there and come
+// back, and the core reads its program from one bank and writes its data in
+// the other.
+TEST_F(FakeHost, EveryBankIsMemoryOfItsOwn) {
+  std::string payload(128, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(i * 3 + 1);
+  call(xclWriteAddrSpaceDeviceRam_n, Encoder().varint(2, kBank2 + 0x100).varint(3, payload.size()).bytes(4, payload));
+  EXPECT_EQ(call(xclReadAddrSpaceDeviceRam_n, Encoder().varint(2, kBank2 + 0x100).varint(3, 128)).data(2), payload);
+  // The same offset in the first bank is another byte.
+  EXPECT_EQ(call(xclReadAddrSpaceDeviceRam_n, Encoder().varint(2, kBank + 0x100).varint(3, 4)).data(2),
+            std::string(4, '\0'));
+  EXPECT_EQ(runStoreAt(kBank2 + 0x2000), static_cast<uint32_t>(isa::kStatusDONE));
+  const Message d = call(xclReadAddrSpaceDeviceRam_n, Encoder().varint(2, kBank2 + 0x2000).varint(3, 4));
+  int32_t value = 0;
+  ASSERT_EQ(d.data(2).size(), 4u);
+  std::memcpy(&value, d.data(2).data(), 4);
+  EXPECT_EQ(value, 1234);
+  call(xclClose_n, Encoder());
+  EXPECT_EQ(exitStatus(), 0);
+}
+
+// A core access between the banks is an error response (BUS_ERROR), not a
+// crash: the device goes on serving, and the next run is right.
+TEST_F(FakeHost, ACoreAccessOutsideEveryBankIsABusError) {
+  EXPECT_EQ(runStoreAt(kBank + kBankBytes + 0x1000), static_cast<uint32_t>(isa::kStatusBUS_ERROR));
+  EXPECT_EQ(readRegister(isa::kRegID), isa::kCORE_ID);
+  EXPECT_EQ(runStoreAt(kBank + 0x3000), static_cast<uint32_t>(isa::kStatusDONE));
+  call(xclClose_n, Encoder());
+  EXPECT_EQ(exitStatus(), 0) << childStderr();
+}
+
 TEST_F(FakeHost, AMalformedFrameEndsTheProcessWithAMessage) {
   sendRaw(std::string(kCallHeaderBytes, '\xff'));
   EXPECT_EQ(exitStatus(), 3);
@@ -238,10 +296,17 @@ TEST_F(FakeHost, AMalformedMessageEndsTheProcessWithAMessage) {
   EXPECT_NE(childStderr().find("malformed call 11"), std::string::npos);
 }
 
-TEST_F(FakeHost, AccessesOutsideTheBankOrTheWindowAreRefused) {
-  send(xclReadAddrSpaceDeviceRam_n, Encoder().varint(2, kBank + 0x1000000).varint(3, 4));
+TEST_F(FakeHost, AccessesOutsideEveryBankOrTheWindowAreRefused) {
+  send(xclReadAddrSpaceDeviceRam_n, Encoder().varint(2, kBank + kBankBytes).varint(3, 4));
   EXPECT_EQ(exitStatus(), 3);
-  EXPECT_NE(childStderr().find("outside the bank"), std::string::npos);
+  EXPECT_NE(childStderr().find("outside every bank"), std::string::npos);
+}
+
+TEST_F(FakeHost, ACopyRunningFromOneBankPastItsEndIsRefused) {
+  send(xclCopyBufferHost2Device_n,
+       Encoder().bytes(2, "h").varint(3, kBank2 + kBankBytes - 2).bytes(4, std::string(4, 'x')).varint(5, 4).varint(6, 0));
+  EXPECT_EQ(exitStatus(), 3);
+  EXPECT_NE(childStderr().find("outside every bank"), std::string::npos);
 }
 
 TEST_F(FakeHost, ARegisterAddressOutsideTheComputeUnitIsRefused) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -78,7 +79,7 @@ TEST_F(XclbinWriter, XrtReadsBackKernelArgumentsComputeUnitAndMemories) {
   spec.cuName = "toy_1";
   spec.cuBase = 0x1800000;
   spec.banks = {MemoryBank{"DDR[0]", 0x4000000000, uint64_t{16} << 30}, MemoryBank{"HBM[3]", 0x10C0000000, uint64_t{256} << 20}};
-  spec.portBank = {{"m_axi_b", 1}};
+  spec.portBanks = {{"m_axi_b", {1}}};
   spec.mode = XclbinMode::HW;
   spec.bitstream = "not a real bitstream";
   auto bytes = buildXclbin(spec);
@@ -119,7 +120,7 @@ TEST_F(XclbinWriter, XrtReadsBackKernelArgumentsComputeUnitAndMemories) {
 }
 
 TEST_F(XclbinWriter, TheEmulationBitstreamIsAZipWithTheLaunchScript) {
-  auto zip = emulationBitstream("/opt/some dir/nnfab-hwemu-device", "--bank-base 0x4000000000");
+  auto zip = emulationBitstream("/opt/some dir/nnfab-hwemu-device", "--bank 0x4000000000:0x40000000");
   ASSERT_TRUE(zip.isOk()) << zip.status().message();
   const fs::path file = write("b.zip", *zip);
   const std::string listing = "unzip -Z1 '" + file.string() + "'";
@@ -133,7 +134,7 @@ TEST_F(XclbinWriter, TheEmulationBitstreamIsAZipWithTheLaunchScript) {
   std::unique_ptr<FILE, decltype(&pclose)> script(popen(show.c_str(), "r"), &pclose);
   std::string text;
   while (fgets(buf, sizeof buf, script.get())) text += buf;
-  EXPECT_NE(text.find("exec '/opt/some dir/nnfab-hwemu-device' --bank-base 0x4000000000"), std::string::npos) << text;
+  EXPECT_NE(text.find("exec '/opt/some dir/nnfab-hwemu-device' --bank 0x4000000000:0x40000000"), std::string::npos) << text;
 }
 
 TEST_F(XclbinWriter, SpecsXrtCouldNotLoadAreRefused) {
@@ -143,8 +144,10 @@ TEST_F(XclbinWriter, SpecsXrtCouldNotLoadAreRefused) {
   spec.cuName = std::string(70, 'x');
   EXPECT_EQ(buildXclbin(spec).status().code(), ErrorStatus::INVALID_ARGUMENT);
   spec.cuName = "toy_1";
-  spec.portBank = {{"m_axi_b", 5}};
+  spec.portBanks = {{"m_axi_b", {0, 5}}};
   EXPECT_NE(buildXclbin(spec).status().message().find("bank 5"), std::string::npos);
+  spec.portBanks = {{"m_axi_b", {}}};
+  EXPECT_NE(buildXclbin(spec).status().message().find("m_axi_b is connected to no bank"), std::string::npos);
 }
 
 TEST(KernelXml, ReadsThisBuildsKernelDescription) {
@@ -182,14 +185,87 @@ TEST(KernelXml, MalformedDescriptionsAreRefusedWithTheReason) {
   EXPECT_NE(message(badPort).find("m_axi_q"), std::string::npos);
 }
 
-TEST_F(XclbinCheck, AcceptsTheEmulationXclbinOfThisBuild) {
+TEST_F(XclbinCheck, AcceptsTheEmulationXclbinOfThisBuildWithAWindowPerBank) {
   const fs::path file = write("emu.xclbin", emulationXclbin());
   auto check = backends::checkXclbin(file.string());
   ASSERT_TRUE(check.isOk()) << check.status().message();
   EXPECT_EQ(check->kernelName, "nnfab_core");
   EXPECT_EQ(check->cuName, "nnfab_core:{nnfab_core_1}");
-  ASSERT_EQ(check->banks.size(), 1u);
-  EXPECT_EQ(check->bankBytes, uint64_t{1} << 30);
+  ASSERT_EQ(check->memories.size(), 3u);
+  EXPECT_EQ(check->windows.common, (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_EQ(check->windows.a, 0);
+  EXPECT_EQ(check->windows.b, 1);
+  EXPECT_EQ(check->windows.d, 2);
+  EXPECT_EQ(check->bytesOf(check->windows.a), uint64_t{1} << 30);
+  EXPECT_EQ(check->memory(2)->tag, "HBM[2]");
+}
+
+// The emulation xclbin as XRT reads it: three HBM banks at distinct
+// addresses, every data port connected to all three, the program port to
+// the first; the device process is told the same banks.
+TEST_F(XclbinWriter, TheEmulationXclbinHasThreeBanksEveryDataPortReaches) {
+  const std::string bytes = emulationXclbin();
+  const xrt::xclbin x(std::vector<char>(bytes.begin(), bytes.end()));
+  const auto mems = x.get_mems();
+  ASSERT_EQ(mems.size(), 3u);
+  EmulationXclbinOptions o;
+  for (size_t i = 0; i < mems.size(); ++i) {
+    EXPECT_EQ(mems[i].get_tag(), "HBM[" + std::to_string(i) + "]");
+    EXPECT_EQ(mems[i].get_type(), xrt::xclbin::mem::memory_type::hbm);
+    EXPECT_EQ(mems[i].get_base_address(), o.bank.base + i * o.bankStride());
+    EXPECT_EQ(mems[i].get_size_kb() * 1024, o.bank.bytes);
+  }
+  EXPECT_GE(o.bankStride(), o.bank.bytes);  // no two banks overlap
+  for (const auto& arg : x.get_kernels().at(0).get_args()) {
+    if (arg.get_port().rfind("m_axi_", 0) != 0) continue;
+    EXPECT_EQ(arg.get_mems().size(), arg.get_port() == "m_axi_prog" ? 1u : 3u) << arg.get_port();
+  }
+}
+
+// An xclbin of this build's kernel with the given connectivity (port ->
+// banks among HBM[0..3]).
+std::string connectedXclbin(const std::map<std::string, std::vector<size_t>>& portBanks) {
+  XclbinSpec spec;
+  spec.kernel = parseKernelXml(builtKernelXml()).value();
+  spec.cuName = "nnfab_core_1";
+  spec.banks.clear();
+  for (uint64_t i = 0; i < 4; ++i) {
+    spec.banks.push_back(MemoryBank{"HBM[" + std::to_string(i) + "]", i << 28, uint64_t{256} << 20});
+  }
+  spec.portBanks = portBanks;
+  return buildXclbin(spec).value();
+}
+
+TEST_F(XclbinCheck, TwoCommonBanksAreAcceptedWithBAndDSharingOne) {
+  auto check = backends::checkXclbin(
+      write("two.xclbin", connectedXclbin({{"m_axi_prog", {0}}, {"m_axi_data", {0, 1}}, {"m_axi_srcb", {0, 1, 3}},
+                                           {"m_axi_dst", {1, 0}}}))
+          .string());
+  ASSERT_TRUE(check.isOk()) << check.status().message();
+  EXPECT_EQ(check->windows.a, 0);
+  EXPECT_EQ(check->windows.b, 1);
+  EXPECT_EQ(check->windows.d, 1);
+}
+
+TEST_F(XclbinCheck, RefusesDataPortsWithoutACommonBank) {
+  const Status s = backends::checkXclbin(
+                       write("apart.xclbin", connectedXclbin({{"m_axi_prog", {0}}, {"m_axi_data", {0, 1, 2}},
+                                                              {"m_axi_srcb", {3}}, {"m_axi_dst", {0, 1, 2}}}))
+                           .string())
+                       .status();
+  EXPECT_EQ(s.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("the data ports reach no memory bank in common"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("m_axi_srcb: HBM[3]"), std::string::npos) << s.message();
+}
+
+TEST_F(XclbinCheck, RefusesAProgramPortOutsideTheDataPortsBanks) {
+  const Status s = backends::checkXclbin(
+                       write("prog.xclbin", connectedXclbin({{"m_axi_prog", {3}}, {"m_axi_data", {0, 1, 2}},
+                                                             {"m_axi_srcb", {0, 1, 2}}, {"m_axi_dst", {0, 1, 2}}}))
+                           .string())
+                       .status();
+  EXPECT_EQ(s.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("m_axi_prog (HBM[3]) reaches none of the banks"), std::string::npos) << s.message();
 }
 
 TEST_F(XclbinCheck, RefusesMissingTruncatedAndForeignFiles) {

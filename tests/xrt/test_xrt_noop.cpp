@@ -21,6 +21,8 @@
 #include "runtime/xrt_environment.h"
 #include "support/cli_fixture.h"
 #include "xclbin/emulation_xclbin.h"
+#include "xclbin/kernel_xml.h"
+#include "xclbin/xclbin_writer.h"
 
 namespace nnfab {
 namespace {
@@ -55,7 +57,7 @@ TEST_F(XrtNoop, XrtLoadsTheXclbinOpensTheComputeUnitAndMovesBuffers) {
   // The noop shim has no register space: an access is refused (the
   // backend turns that into a clear error, below).
   EXPECT_ANY_THROW(ip.write_register(0x28, 64));
-  xrt::bo bo(device, 4096, xrt::bo::flags::normal, static_cast<xrt::memory_group>(check->banks.front()));
+  xrt::bo bo(device, 4096, xrt::bo::flags::normal, static_cast<xrt::memory_group>(check->windows.a));
   std::vector<char> data(4096, 7);
   bo.write(data.data());
   bo.sync(XCL_BO_SYNC_BO_TO_DEVICE);
@@ -104,6 +106,27 @@ TEST_F(XrtCli, AForeignFileAsXclbinIsAUsageError) {
   const auto o = nnfab("run examples/while_sum.json --inputs examples/while_sum.inputs.json --device xrt:0 --xclbin README.md");
   EXPECT_EQ(o.exitCode, 2);
   EXPECT_NE(o.err.find("is not an xclbin"), std::string::npos) << o.err;
+}
+
+// Issue 15: every data port must reach every window of the data region. An
+// xclbin whose m_axi_srcb reaches none of the other data ports' banks is a
+// usage error naming the ports' banks, before any card is opened.
+TEST_F(XrtCli, AnXclbinWhoseDataPortsShareNoBankIsAUsageError) {
+  xclbin::XclbinSpec spec;
+  spec.kernel = xclbin::parseKernelXml(xclbin::builtKernelXml()).value();
+  spec.cuName = "nnfab_core_1";
+  spec.banks = {xclbin::MemoryBank{"HBM[0]", 0x0, uint64_t{256} << 20},
+                xclbin::MemoryBank{"HBM[1]", uint64_t{256} << 20, uint64_t{256} << 20}};
+  spec.portBanks = {{"m_axi_prog", {0}}, {"m_axi_data", {0}}, {"m_axi_srcb", {1}}, {"m_axi_dst", {0}}};
+  const fs::path file = dir_ / "apart.xclbin";
+  std::ofstream(file, std::ios::binary) << xclbin::buildXclbin(spec).value();
+  const auto o = nnfab("run examples/while_sum.json --inputs examples/while_sum.inputs.json --device xrt:0 --xclbin " +
+                       file.string());
+  EXPECT_EQ(o.exitCode, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("the data ports reach no memory bank in common (m_axi_data: HBM[0]; m_axi_srcb: HBM[1]; "
+                       "m_axi_dst: HBM[0])"),
+            std::string::npos)
+      << o.err;
 }
 
 TEST_F(XrtCli, NoCardIsADeviceUnavailableResult) {
