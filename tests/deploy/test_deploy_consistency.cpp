@@ -177,7 +177,8 @@ TEST_F(Mismatch, HlsBundle) {
 }
 
 TEST_F(Mismatch, CfgPortName) {
-  edit(copies_.bitstreamsDir / "u250.cfg", "nnfab_core_1.m_axi_data:", "nnfab_core_1.m_axi_dat:");
+  // The connectivity line, not the commented alternative above it.
+  edit(copies_.bitstreamsDir / "u250.cfg", "\nsp=nnfab_core_1.m_axi_data:", "\nsp=nnfab_core_1.m_axi_dat:");
   expectProblem("u250.cfg: sp for m_axi_dat, which is no AXI4 master");
   expectProblem("u250.cfg: nnfab_core_1.m_axi_data has no sp=");
 }
