@@ -192,4 +192,16 @@ inline TensorOutcome runTensor(uint32_t fn, uint32_t type, const Descriptor& d,
   return out;
 }
 
+// One TENSOR ADD.INT32 with registers r1 = dst, r2 = A, r3 = B and the
+// descriptor at `desc`.
+inline Asm tensorAdd(int32_t dst, int32_t a, int32_t b, uint32_t desc = 0) {
+  Asm p;
+  p.emit(insn::li(1, dst));
+  p.emit(insn::li(2, a));
+  p.emit(insn::li(3, b));
+  p.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, desc));
+  p.emit(insn::halt());
+  return p;
+}
+
 }  // namespace nnfab::fabric::test

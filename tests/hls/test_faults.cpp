@@ -124,17 +124,6 @@ TEST(HlsFaults, LoadAndStoreBoundsAndAlignment) {
   EXPECT_EQ(lastByte.data[99], 0x78);
 }
 
-// One TENSOR ADD.INT32 with registers r1 = dst, r2 = A, r3 = B and the
-// descriptor at `desc`.
-Asm tensorAdd(int32_t dst, int32_t a, int32_t b, uint32_t desc) {
-  Asm p;
-  p.emit(insn::li(1, dst));
-  p.emit(insn::li(2, a));
-  p.emit(insn::li(3, b));
-  p.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, desc));
-  p.emit(insn::halt());
-  return p;
-}
 
 TEST(HlsFaults, TensorRegionsAreCheckedBeforeAnyWrite) {
   // DATA_SIZE 512; descriptor at 0: [1,1,4,4], A and B contiguous.

@@ -32,16 +32,6 @@ std::vector<uint8_t> imageWithDescriptor(uint32_t n = kN) {
   return image;
 }
 
-// r1 = dst, r2 = A, r3 = B; ADD.INT32 with the descriptor at `desc`.
-Asm tensorAdd(int32_t dst, int32_t a, int32_t b, uint32_t desc = 0) {
-  Asm p;
-  p.emit(insn::li(1, dst));
-  p.emit(insn::li(2, a));
-  p.emit(insn::li(3, b));
-  p.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, desc));
-  p.emit(insn::halt());
-  return p;
-}
 
 std::vector<int32_t> iota(int32_t from, uint32_t n) {
   std::vector<int32_t> v(n);

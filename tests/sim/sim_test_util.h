@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "backends/sim_backend.h"
 #include "fabric/fabric_test_util.h"
+#include "sim_harness.h"
 
 namespace nnfab::fabric::test {
 
@@ -50,6 +52,39 @@ inline Asm vectorAddProgram(uint32_t n, bool tensor) {
   a.emit(insn::halt());
   return a;
 }
+
+// The Verilated core on its own harness over a flat 1 MiB memory: program
+// at 0, context at kBenchCtx, data region at kBenchData (the register
+// writes of a start, done by hand for tests that shape the memories).
+constexpr uint64_t kBenchMemoryBytes = 1 << 20;
+constexpr uint32_t kBenchData = 64 * 1024, kBenchCtx = 32 * 1024;
+
+struct HarnessBench {
+  std::vector<uint8_t> memory = std::vector<uint8_t>(kBenchMemoryBytes);
+  sim::SimHarness harness;
+
+  explicit HarnessBench(const sim::HarnessConfig& config)
+      : harness(config, [this](uint64_t a) -> uint8_t* {
+          return a + sim::kBeatBytes <= memory.size() ? memory.data() + a : nullptr;
+        }) {}
+
+  void write64(uint32_t offset, uint64_t value) {
+    harness.writeRegister(offset, static_cast<uint32_t>(value));
+    harness.writeRegister(offset + 4, static_cast<uint32_t>(value >> 32));
+  }
+
+  // Loads the program and `image` (at kBenchData) and starts the core.
+  void start(const Asm& a, const std::vector<uint8_t>& image, uint64_t dataBytes) {
+    std::memcpy(memory.data(), a.code.data(), a.code.size() * sizeof(uint64_t));
+    std::memcpy(memory.data() + kBenchData, image.data(), image.size());
+    write64(isa::kRegPROG_ADDR, 0);
+    harness.writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(a.code.size() * sizeof(uint64_t)));
+    write64(isa::kRegDATA_ADDR, kBenchData);
+    harness.writeRegister(isa::kRegDATA_SIZE, static_cast<uint32_t>(dataBytes));
+    write64(isa::kRegCTX_ADDR, kBenchCtx);
+    harness.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
+  }
+};
 
 inline std::string firstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   if (a.size() != b.size()) return " (sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")";

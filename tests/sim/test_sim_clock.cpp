@@ -22,8 +22,6 @@
 namespace nnfab::fabric::test {
 namespace {
 
-constexpr uint64_t kMemoryBytes = 1 << 20;
-constexpr uint32_t kData = 64 * 1024, kCtx = 32 * 1024;
 
 // Memories that hold AR, AW and W waiting and answer late, port by port.
 sim::HarnessConfig slowMemories(bool check) {
@@ -45,32 +43,6 @@ sim::HarnessConfig slowMemories(bool check) {
   return config;
 }
 
-struct Bench {
-  std::vector<uint8_t> memory = std::vector<uint8_t>(kMemoryBytes);
-  sim::SimHarness harness;
-
-  explicit Bench(const sim::HarnessConfig& config)
-      : harness(config, [this](uint64_t a) -> uint8_t* {
-          return a + sim::kBeatBytes <= memory.size() ? memory.data() + a : nullptr;
-        }) {}
-
-  void write64(uint32_t offset, uint64_t value) {
-    harness.writeRegister(offset, static_cast<uint32_t>(value));
-    harness.writeRegister(offset + 4, static_cast<uint32_t>(value >> 32));
-  }
-
-  void start(const Asm& a, const std::vector<uint8_t>& image, uint64_t dataBytes) {
-    std::memcpy(memory.data(), a.code.data(), a.code.size() * sizeof(uint64_t));
-    std::memcpy(memory.data() + kData, image.data(), image.size());
-    write64(isa::kRegPROG_ADDR, 0);
-    harness.writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(a.code.size() * sizeof(uint64_t)));
-    write64(isa::kRegDATA_ADDR, kData);
-    harness.writeRegister(isa::kRegDATA_SIZE, static_cast<uint32_t>(dataBytes));
-    write64(isa::kRegCTX_ADDR, kCtx);
-    harness.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
-  }
-};
-
 struct End {
   uint64_t cycle = 0;
   uint32_t status = 0, cycles = 0;
@@ -78,7 +50,7 @@ struct End {
 };
 
 End runProgram(const RandomProgram& p, bool check) {
-  Bench b(slowMemories(check));
+  HarnessBench b(slowMemories(check));
   b.start(p.a, p.image, p.dataBytes);
   b.harness.run(400000, true);
   EXPECT_TRUE(b.harness.coreIdle());
@@ -96,7 +68,7 @@ TEST(SimClock, RandomProgramsLeaveEveryOutputSettledBeforeTheEdge) {
   o.maxElements = 300;  // bursts long enough to back-pressure
   for (int i = 0; i < randomProgramCount(40); ++i) {
     const RandomProgram p = randomProgram(rng, o);
-    ASSERT_LE(kData + p.image.size(), kMemoryBytes);
+    ASSERT_LE(kBenchData + p.image.size(), kBenchMemoryBytes);
     const std::string what = "program " + std::to_string(i);
     End checked, fast;
     ASSERT_NO_THROW(checked = runProgram(p, true)) << what;
@@ -123,7 +95,7 @@ TEST(SimClock, SoftResetMidBurstLeavesEveryOutputSettledBeforeTheEdge) {
   const uint32_t top = loop.emit(insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0));
   loop.emit(insn::jmp(top, true));
   for (uint32_t delay : {300u, 1201u, 2999u}) {
-    Bench b(slowMemories(true));
+    HarnessBench b(slowMemories(true));
     b.start(loop, image, kEnd);
     ASSERT_NO_THROW({
       b.harness.run(delay, false);

@@ -95,32 +95,12 @@ TEST(SimPorts, ReadsSeeEveryEarlierWriteWhicheverPortCarriedIt) {
 
 // ------------------------------------------------- soft reset mid-burst
 
-constexpr uint64_t kMemoryBytes = 1 << 20;
-constexpr uint32_t kData = 64 * 1024, kCtx = 32 * 1024;
 
-struct Bench {
-  std::vector<uint8_t> memory = std::vector<uint8_t>(kMemoryBytes);
-  sim::SimHarness harness;
+// The harness bench, and whether every memory has answered everything.
+struct Bench : HarnessBench {
+  using HarnessBench::HarnessBench;
 
-  explicit Bench(const sim::HarnessConfig& config)
-      : harness(config, [this](uint64_t a) -> uint8_t* {
-          return a + sim::kBeatBytes <= memory.size() ? memory.data() + a : nullptr;
-        }) {}
-
-  void write64(uint32_t offset, uint64_t value) {
-    harness.writeRegister(offset, static_cast<uint32_t>(value));
-    harness.writeRegister(offset + 4, static_cast<uint32_t>(value >> 32));
-  }
-
-  void start(const Asm& a, uint32_t dataBytes) {
-    std::memcpy(memory.data(), a.code.data(), a.code.size() * sizeof(uint64_t));
-    write64(isa::kRegPROG_ADDR, 0);
-    harness.writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(a.code.size() * sizeof(uint64_t)));
-    write64(isa::kRegDATA_ADDR, kData);
-    harness.writeRegister(isa::kRegDATA_SIZE, dataBytes);
-    write64(isa::kRegCTX_ADDR, kCtx);
-    harness.writeRegister(isa::kRegAP_CTRL, isa::kAP_START);
-  }
+  void start(const Asm& a, uint32_t dataBytes) { HarnessBench::start(a, {}, dataBytes); }
 
   bool allIdle() {
     return harness.programMemory().idle() && harness.dataMemory().idle() && harness.srcbMemory().idle() &&
@@ -161,7 +141,7 @@ void resetMidBurst(Port port, uint32_t delay) {
   putAddDescriptor(image, 0, n);
   put(image, kA, iota(n, 1, 3));
   put(image, kB, iota(n, 5, -2));
-  std::memcpy(b.memory.data() + kData, image.data(), image.size());
+  std::memcpy(b.memory.data() + kBenchData, image.data(), image.size());
   Asm loop;
   loop.emit(insn::li(1, kC));
   loop.emit(insn::li(2, kA));
@@ -186,7 +166,7 @@ void resetMidBurst(Port port, uint32_t delay) {
   EXPECT_EQ(b.harness.readRegister(isa::kRegSTATUS), isa::kStatusIDLE) << what;
 
   // The next run: one ADD, then HALT, right.
-  std::memcpy(b.memory.data() + kData, image.data(), image.size());
+  std::memcpy(b.memory.data() + kBenchData, image.data(), image.size());
   Asm once;
   once.emit(insn::li(1, kC));
   once.emit(insn::li(2, kA));
@@ -197,7 +177,7 @@ void resetMidBurst(Port port, uint32_t delay) {
   b.harness.run(200000, true);
   ASSERT_TRUE(b.harness.coreIdle()) << what;
   EXPECT_EQ(b.harness.readRegister(isa::kRegSTATUS), isa::kStatusDONE) << what;
-  std::vector<uint8_t> after(b.memory.begin() + kData, b.memory.begin() + kData + kEnd);
+  std::vector<uint8_t> after(b.memory.begin() + kBenchData, b.memory.begin() + kBenchData + kEnd);
   const std::vector<int32_t> x = iota(n, 1, 3), y = iota(n, 5, -2), z = get<int32_t>(after, kC, n);
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(z[i], int32_math::wrapAdd(x[i], y[i])) << what << " element " << i;
 }
