@@ -17,8 +17,21 @@
 // units' gated clocks take the pulse form of nnfab_sim_clock_gate
 // (NNFAB_SIM_PULSE_CLOCK): gclk = core_clk & enable, computed with the
 // edge's inputs, no falling edge needed.
+//
+// Runs of quiet cycles (docs/sim.md "Runs of quiet cycles"): while the
+// core runs and raises no VALID on any master, a cycle asks nothing of the
+// harness (its memories are quiet, nothing to drive, nothing to take). So
+// the top may clock the core again inside the same eval(): after each edge,
+// at the falling edge, `again` toggles and core_clk rises once more, as long
+// as sim_edges (the edges so far) is below sim_until, the core is not idle,
+// no master raises a VALID and no assertion has failed. The harness sets
+// sim_until only when the cycle it starts is quiet as well; every edge sees
+// the same inputs it would see one eval() at a time, so the cycles are the
+// same cycles. Retired instructions are counted here, by opcode, for the
+// harness's coverage, as no eval() boundary falls between them.
 module nnfab_sim_top (
     input  wire         sim_step,
+    input  wire [63:0]  sim_until,
     input  wire         ap_rst_n,
     /* verilator lint_off SYMRSVDWORD */
     output wire         interrupt,
@@ -103,9 +116,22 @@ module nnfab_sim_top (
     input  wire [1:0]   m_axi_dst_bresp
 );
   logic done = 1'b0;
+  logic again = 1'b0;
   logic core_clk;
-  assign core_clk = sim_step ^ done;
+  assign core_clk = sim_step ^ done ^ again;
   always_ff @(posedge core_clk) done <= !done;
+
+  // Edges since the model was made: the harness's cycle count.
+  logic [63:0] sim_edges  /*verilator public_flat_rd*/ = 64'd0;
+  always_ff @(posedge core_clk) sim_edges <= sim_edges + 64'd1;
+
+  // A failed assertion (sim/rtl_assert.cpp) ends a run of cycles at its edge.
+  import "DPI-C" function bit nnfab_sim_assertion_failed();
+  wire quiet = !m_axi_prog_arvalid && !m_axi_data_arvalid && !m_axi_data_awvalid && !m_axi_data_wvalid &&
+               !m_axi_srcb_arvalid && !m_axi_dst_awvalid && !m_axi_dst_wvalid && !u_core.sim_idle;
+  always_ff @(negedge core_clk) begin
+    if (sim_edges < sim_until && quiet && !nnfab_sim_assertion_failed()) again <= !again;
+  end
 
   nnfab_core u_core (
       .ap_clk(core_clk),
@@ -121,5 +147,14 @@ module nnfab_sim_top (
   always_ff @(posedge core_clk) begin
     sim_retired_q <= u_core.sim_retired;
     sim_opcode_q <= u_core.sim_opcode;
+  end
+  logic [63:0] sim_retired_count[256]  /*verilator public_flat_rd*/;
+  logic [63:0] sim_retired_total  /*verilator public_flat_rd*/ = 64'd0;
+  initial for (int i = 0; i < 256; ++i) sim_retired_count[i] = 64'd0;
+  always_ff @(posedge core_clk) begin
+    if (u_core.sim_retired) begin
+      sim_retired_count[u_core.sim_opcode] <= sim_retired_count[u_core.sim_opcode] + 64'd1;
+      sim_retired_total <= sim_retired_total + 64'd1;
+    end
   end
 endmodule

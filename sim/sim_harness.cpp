@@ -3,6 +3,9 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include <algorithm>
+#include <array>
+
 #include "Vnnfab_core.h"
 #include "Vnnfab_core___024root.h"
 #include "rtl_assert.h"
@@ -14,6 +17,9 @@ namespace nnfab::sim {
 namespace {
 constexpr uint32_t kAllBytes = 0xF;  // WSTRB of a whole register
 constexpr int kTraceDepth = 99;
+// The most edges one eval() runs (nnfab_sim_top.sv; Verilator's
+// --converge-limit in sim/CMakeLists.txt allows two rounds per edge).
+constexpr uint64_t kMaxRun = 4096;
 }  // namespace
 
 struct SimHarness::Impl {
@@ -30,6 +36,7 @@ struct SimHarness::Impl {
   bool checkSettled;
   SimTap* tap = nullptr;  // tests' fault planting (sim_tap.h)
   uint64_t cycle = 0;
+  uint64_t evaluations = 0;  // eval() calls with an edge
   // AXI4-Lite handshakes of the last edge.
   bool awFire = false, wFire = false, bFire = false, arFire = false, rFire = false;
   uint32_t rdata = 0;
@@ -53,6 +60,9 @@ struct SimHarness::Impl {
   // and m_axi_dst carry only vector instructions, m_axi_prog only program
   // loads, m_axi_data nothing in a loop of register instructions.
   bool progQuiet = false, dataQuiet = false, srcbQuiet = false, dstQuiet = false;
+  // Retired instructions folded into the process's coverage so far (the
+  // top counts them: nnfab_sim_top.sv).
+  uint64_t retiredFolded = 0;
 
   Impl(const HarnessConfig& config, const AxiMemory::BeatMap& map)
       : context(std::make_unique<VerilatedContext>()),
@@ -78,6 +88,7 @@ struct SimHarness::Impl {
   }
 
   ~Impl() {
+    foldRetired();
     if (trace) trace->close();
     trace.reset();
     top->final();
@@ -222,12 +233,37 @@ struct SimHarness::Impl {
     return o;
   }
 
+  // The top's counts of retired instructions, by opcode, into the process's
+  // coverage (only when something retired since the last fold).
+  void foldRetired() {
+    const uint64_t total = top->rootp->nnfab_sim_top__DOT__sim_retired_total;
+    if (total == retiredFolded) return;
+    retiredFolded = total;
+    SimCoverage& c = coverage();
+    auto& counts = top->rootp->nnfab_sim_top__DOT__sim_retired_count;
+    for (uint32_t op = 0; op < folded.size(); ++op) {
+      const uint64_t n = counts[op];
+      if (n != folded[op]) {
+        c.opcodes[op] += n - folded[op];
+        folded[op] = n;
+      }
+    }
+  }
+  std::array<uint64_t, 256> folded{};
+
   // One cycle, one eval() of the model (docs/sim.md "One evaluation per
   // cycle"): the memory models drive the cycle's inputs; the handshakes of
   // the coming edge are taken from the outputs the last eval() left (every
   // output is a function of registers); sim_step's change makes the edge
   // (nnfab_sim_top.sv); then the memory models take the handshakes.
-  void tick() {
+  //
+  // Up to `limit` cycles when this one is quiet (docs/sim.md "Runs of quiet
+  // cycles"): every memory quiet, no VALID raised to them, no AXI4-Lite
+  // transaction, the core running, no tap, trace or settle check. Then the
+  // top clocks the core again inside the same eval() while the cycles stay
+  // quiet; each cycle sees the inputs this one has (a quiet memory drives
+  // the same outputs until a VALID arrives). Returns the cycles clocked.
+  uint64_t tick(uint64_t limit = 1) {
     const bool pQuiet = prog.quiet(cycle), dQuiet = data.quiet(cycle);
     if (!pQuiet || !progQuiet) {
       prog.drive(cycle, ps);
@@ -292,14 +328,19 @@ struct SimHarness::Impl {
     } else {
       dstOut(wm);
     }
+    const bool quietRun = limit > 1 && pSkip && dSkip && bSkip && wSkip && !idle && !trace && !checkSettled &&
+                          !tap && !top->s_axi_control_awvalid && !top->s_axi_control_wvalid &&
+                          !top->s_axi_control_arvalid;
+    top->sim_until = quietRun ? cycle + std::min(limit, kMaxRun) : 0;
     top->sim_step = !top->sim_step;
     top->eval();
+    ++evaluations;
+    const uint64_t edges = top->rootp->nnfab_sim_top__DOT__sim_edges - cycle;
     if (trace) trace->dump(2 * cycle + 1);
-    // What retired at the edge: the top's copies (nnfab_sim_top.sv).
-    const bool retired = top->rootp->nnfab_sim_top__DOT__sim_retired_q;
-    const uint8_t opcode = top->rootp->nnfab_sim_top__DOT__sim_opcode_q;
-    if (retired) ++coverage().opcodes[opcode];
     if (tap) {
+      // What retired at the edge: the top's copies (nnfab_sim_top.sv).
+      const bool retired = top->rootp->nnfab_sim_top__DOT__sim_retired_q;
+      const uint8_t opcode = top->rootp->nnfab_sim_top__DOT__sim_opcode_q;
       TapCycle c{cycle, retired, opcode, &dm, &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
@@ -310,7 +351,7 @@ struct SimHarness::Impl {
     if (!dSkip) data.edge(cycle, dm, ds);
     if (!bSkip) srcb.edge(cycle, bm, bs);
     if (!wSkip) dst.edge(cycle, wm, ws);
-    ++cycle;
+    cycle += edges;
     if (context->gotError()) {
       context->gotError(false);
       context->gotFinish(false);
@@ -328,6 +369,7 @@ struct SimHarness::Impl {
         startCycle = cycle;
       }
     }
+    return edges;
   }
 
   static SimCoverage& coverage() { return SimCoverage::process(); }
@@ -367,18 +409,20 @@ SimHarness::SimHarness(const HarnessConfig& config, AxiMemory::BeatMap map)
 
 SimHarness::~SimHarness() = default;
 
-void SimHarness::tick() { impl_->tick(); }
+void SimHarness::tick() {
+  impl_->tick();
+  impl_->foldRetired();
+}
 
 uint64_t SimHarness::run(uint64_t cycles, bool untilIdle) {
   uint64_t n = 0;
-  while (n < cycles && !(untilIdle && coreIdle())) {
-    impl_->tick();
-    ++n;
-  }
+  while (n < cycles && !(untilIdle && coreIdle())) n += impl_->tick(cycles - n);
+  impl_->foldRetired();
   return n;
 }
 
 uint64_t SimHarness::cycle() const { return impl_->cycle; }
+uint64_t SimHarness::evaluations() const { return impl_->evaluations; }
 
 void SimHarness::writeRegister(uint32_t offset, uint32_t value) {
   Vnnfab_core& top = *impl_->top;
@@ -400,6 +444,7 @@ void SimHarness::writeRegister(uint32_t offset, uint32_t value) {
   top.s_axi_control_awvalid = 0;
   top.s_axi_control_wvalid = 0;
   top.s_axi_control_bready = 0;
+  impl_->foldRetired();
 }
 
 uint32_t SimHarness::readRegister(uint32_t offset) {
@@ -417,6 +462,7 @@ uint32_t SimHarness::readRegister(uint32_t offset) {
   }
   top.s_axi_control_arvalid = 0;
   top.s_axi_control_rready = 0;
+  impl_->foldRetired();
   return impl_->rdata;
 }
 

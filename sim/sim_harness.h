@@ -51,9 +51,15 @@ class SimHarness {
   // One ap_clk cycle. Throws RtlAssertionError when an assertion failed.
   void tick();
   // Clocks up to `cycles` cycles; stops early once the core is idle if
-  // `untilIdle`. Returns the cycles clocked.
+  // `untilIdle`. Returns the cycles clocked. Cycles in which the core runs
+  // and touches no memory are clocked several to one eval() (docs/sim.md
+  // "Runs of quiet cycles"); tick() clocks one per eval().
   uint64_t run(uint64_t cycles, bool untilIdle);
   uint64_t cycle() const;
+  // eval() calls that clocked the core: cycle() minus this is how many
+  // cycles ran inside another one's eval() (docs/sim.md "Runs of quiet
+  // cycles").
+  uint64_t evaluations() const;
 
   // One AXI4-Lite transaction each, clocked through the RTL (the core keeps
   // running meanwhile). Throws AxiProtocolError if the slave never answers.

@@ -17,6 +17,7 @@
 
 #include "sim/random_program.h"
 #include "sim/sim_test_util.h"
+#include "sim_coverage.h"
 #include "sim_harness.h"
 
 namespace nnfab::fabric::test {
@@ -41,6 +42,11 @@ sim::HarnessConfig slowMemories(bool check) {
   config.dstMemory = dst;
   config.checkSettledOutputs = check;
   return config;
+}
+
+std::vector<uint64_t> retiredOpcodes() {
+  const sim::SimCoverage& c = sim::SimCoverage::process();
+  return std::vector<uint64_t>(c.opcodes.begin(), c.opcodes.end());
 }
 
 struct End {
@@ -105,6 +111,81 @@ TEST(SimClock, SoftResetMidBurstLeavesEveryOutputSettledBeforeTheEdge) {
     ASSERT_TRUE(b.harness.coreIdle()) << "delay " << delay;
     EXPECT_EQ(b.harness.readRegister(isa::kRegSTATUS), isa::kStatusIDLE) << "delay " << delay;
   }
+}
+
+// Runs of quiet cycles (docs/sim.md): run() clocks the cycles in which the
+// core runs and touches no memory several to one eval(). A loop of scalar
+// inner loops with a store and a load in each outer round ends where the
+// same program clocked one cycle per tick() ends: same cycle, registers,
+// memory and retired opcodes, the opcodes summing to INSTRET; and run()
+// needed far fewer evaluations than cycles.
+TEST(SimClock, QuietCyclesRunSeveralToAnEvaluationAndEndWhereSingleCyclesEnd) {
+  constexpr int kOuter = 40, kInner = 200;
+  Asm a;
+  a.emit(insn::li(1, 0));  // i
+  a.emit(insn::li(2, kOuter));
+  a.emit(insn::li(3, 1));
+  a.emit(insn::li(6, 0));  // sum of the values loaded back
+  const uint32_t outer = a.emit(insn::li(4, 0));
+  a.emit(insn::li(5, kInner));
+  const uint32_t inner = a.emit(insn::alu(isa::kFnADD, 4, 4, 3));
+  a.emit(insn::brcmp(isa::kFnLT, 4, 5, inner, true));
+  a.emit(insn::stw(1, 0, 0));
+  a.emit(insn::ldw(7, 0, 0));
+  a.emit(insn::alu(isa::kFnADD, 6, 6, 7));
+  a.emit(insn::alu(isa::kFnADD, 1, 1, 3));
+  a.emit(insn::brcmp(isa::kFnLT, 1, 2, outer, true));
+  a.emit(insn::stw(6, 0, 4));
+  a.emit(insn::halt());
+  const std::vector<uint8_t> image(64, 0);
+
+  struct Run {
+    End end;
+    uint32_t instret = 0;
+    uint64_t evaluations = 0, cycles = 0;  // from the start to the stop
+    std::vector<uint64_t> opcodes;
+  };
+  auto runIt = [&](bool oneByOne) {
+    const auto before = retiredOpcodes();
+    HarnessBench b(sim::HarnessConfig{});
+    b.start(a, image, image.size());
+    const uint64_t evaluationsBefore = b.harness.evaluations(), cycleBefore = b.harness.cycle();
+    if (oneByOne) {
+      for (int i = 0; i < 400000 && !b.harness.coreIdle(); ++i) b.harness.tick();
+    } else {
+      b.harness.run(400000, true);
+    }
+    EXPECT_TRUE(b.harness.coreIdle());
+    Run r;
+    r.evaluations = b.harness.evaluations() - evaluationsBefore;
+    r.end.cycle = b.harness.cycle();
+    r.end.memory = b.memory;
+    r.cycles = r.end.cycle - cycleBefore;
+    r.end.status = b.harness.readRegister(isa::kRegSTATUS);
+    r.end.cycles = b.harness.readRegister(isa::kRegCYCLES);
+    r.instret = b.harness.readRegister(isa::kRegINSTRET);
+    const auto after = retiredOpcodes();
+    for (size_t op = 0; op < after.size(); ++op) r.opcodes.push_back(after[op] - before[op]);
+    return r;
+  };
+  const Run single = runIt(true), quiet = runIt(false);
+  EXPECT_EQ(quiet.end.status, isa::kStatusDONE);
+  EXPECT_EQ(quiet.end.status, single.end.status);
+  EXPECT_EQ(quiet.end.cycles, single.end.cycles);
+  EXPECT_EQ(quiet.end.cycle, single.end.cycle);
+  EXPECT_TRUE(quiet.end.memory == single.end.memory) << firstDifference(single.end.memory, quiet.end.memory);
+  uint32_t sum = 0;
+  std::memcpy(&sum, quiet.end.memory.data() + kBenchData + 4, sizeof sum);
+  EXPECT_EQ(sum, uint32_t{kOuter * (kOuter - 1) / 2});  // i = 0 .. kOuter - 1
+  EXPECT_EQ(quiet.opcodes, single.opcodes);
+  EXPECT_EQ(quiet.opcodes[isa::kOpSTW], uint64_t{kOuter + 1});
+  uint64_t retired = 0;
+  for (uint64_t n : quiet.opcodes) retired += n;
+  EXPECT_EQ(retired, quiet.instret);
+  EXPECT_EQ(single.evaluations, single.cycles);
+  EXPECT_EQ(quiet.cycles, single.cycles);
+  EXPECT_LT(quiet.evaluations * 5, quiet.cycles) << quiet.evaluations << " evaluations for " << quiet.cycles
+                                                 << " cycles";
 }
 
 }  // namespace
