@@ -129,9 +129,14 @@ module nnfab_sim_top (
   import "DPI-C" function bit nnfab_sim_assertion_failed();
   wire quiet = !m_axi_prog_arvalid && !m_axi_data_arvalid && !m_axi_data_awvalid && !m_axi_data_wvalid &&
                !m_axi_srcb_arvalid && !m_axi_dst_awvalid && !m_axi_dst_wvalid && !u_core.sim_idle;
-  always_ff @(negedge core_clk) begin
-    if (sim_edges < sim_until && quiet && !nnfab_sim_assertion_failed()) again <= !again;
+  // A blocking assignment: Verilator then schedules this block with the
+  // clock's own logic (its 'act' region), so the next rising edge follows
+  // at once instead of after a scheduling round of its own.
+  /* verilator lint_off BLKSEQ */
+  always @(negedge core_clk) begin
+    if (sim_edges < sim_until && quiet && !nnfab_sim_assertion_failed()) again = !again;
   end
+  /* verilator lint_on BLKSEQ */
 
   nnfab_core u_core (
       .ap_clk(core_clk),

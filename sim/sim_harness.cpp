@@ -17,8 +17,9 @@ namespace nnfab::sim {
 namespace {
 constexpr uint32_t kAllBytes = 0xF;  // WSTRB of a whole register
 constexpr int kTraceDepth = 99;
-// The most edges one eval() runs (nnfab_sim_top.sv; Verilator's
-// --converge-limit in sim/CMakeLists.txt allows two rounds per edge).
+// The most edges one eval() runs (nnfab_sim_top.sv; each is one of the
+// scheduling rounds Verilator's --converge-limit in sim/CMakeLists.txt
+// bounds).
 constexpr uint64_t kMaxRun = 4096;
 }  // namespace
 
