@@ -117,6 +117,13 @@ FabricScheduler::Stats FabricScheduler::stats() const {
   return stats_;
 }
 
+size_t FabricScheduler::waitingSteps() const {
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto& [client, queue] : waiting_) n += queue.size();
+  return n;
+}
+
 void FabricScheduler::enqueue(Ticket& ticket) {
   if (ticket.seq == 0) ticket.seq = ++nextSeq_;
   Queue& queue = waiting_[ticket.client];

@@ -113,6 +113,9 @@ class FabricScheduler {
   void release(Ticket& ticket, bool park);
 
   Stats stats() const;
+  // Steps queued for the core now (not the holder): what an observer can
+  // wait on to know that a step it handed to another thread has arrived.
+  size_t waitingSteps() const;
 
  private:
   struct Order {

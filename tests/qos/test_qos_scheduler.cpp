@@ -27,22 +27,34 @@ namespace {
 using namespace std::chrono_literals;
 using runtime::FabricScheduler;
 
+// A cancel signal on every ticket: a Waiter left waiting by a failed
+// assertion cancels its step, so that the test ends instead of hanging.
 ExecutionOptions of(uint64_t client, Priority priority) {
   ExecutionOptions options;
   options.client = client;
   options.priority = priority;
+  options.cancel = std::make_shared<CancelSignal>();
   return options;
 }
 
-// acquire() in a thread; done() once it holds the core.
+// acquire() in a thread; done() once it holds the core. The constructor
+// returns once the step is queued (or holds the core), so that the order
+// of construction is the order of arrival, whatever the machine's load.
 class Waiter {
  public:
   Waiter(FabricScheduler& s, FabricScheduler::Ticket& t)
-      : thread_([this, &s, &t] {
+      : ticket_(t), thread_([this, &s, &t] {
           status_ = s.acquire(t);
           done_ = true;
-        }) {}
-  ~Waiter() { thread_.join(); }
+        }) {
+    const size_t before = s.waitingSteps();
+    const auto until = Clock::now() + 10s;
+    while (!done_ && s.waitingSteps() <= before && Clock::now() < until) std::this_thread::sleep_for(100us);
+  }
+  ~Waiter() {
+    if (!done_ && ticket_.cancel) ticket_.cancel->cancel();
+    thread_.join();
+  }
   bool done(std::chrono::milliseconds within = 200ms) {
     const auto until = Clock::now() + within;
     while (!done_ && Clock::now() < until) std::this_thread::sleep_for(1ms);
@@ -51,6 +63,7 @@ class Waiter {
   const Status& status() const { return status_; }
 
  private:
+  FabricScheduler::Ticket& ticket_;
   std::atomic<bool> done_{false};
   Status status_;
   std::thread thread_;
