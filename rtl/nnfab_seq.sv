@@ -282,8 +282,19 @@ module nnfab_seq (
       .legal(legal_b)
   );
   logic [8:0] flags_a, flags_b;
+`ifdef SYNTHESIS
   assign flags_a = flags_of(insn_a[NNFAB_F_OPCODE_LSB+:8]);
   assign flags_b = flags_of(insn_b[NNFAB_F_OPCODE_LSB+:8]);
+`else
+  // Simulation form (docs/sim.md "Simulation forms"): flags_of's 256
+  // answers computed once, so that each cycle's two decodes are a table
+  // read each instead of the comparisons (the largest single item of a
+  // scalar cycle in the Verilated model's profile).
+  logic [8:0] flags_lut[256];
+  initial for (int i = 0; i < 256; i++) flags_lut[i] = flags_of(i[7:0]);
+  assign flags_a = flags_lut[insn_a[NNFAB_F_OPCODE_LSB+:8]];
+  assign flags_b = flags_lut[insn_b[NNFAB_F_OPCODE_LSB+:8]];
+`endif
   logic unused_dec;
   assign unused_dec = &{1'b0, dec_legal_unused, unused_cls_a, unused_cls_b, unused_fn_a, unused_rd_a, unused_ra_a,
                         unused_rb_a, unused_rc_a, unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b,
