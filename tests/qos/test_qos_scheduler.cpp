@@ -43,13 +43,14 @@ ExecutionOptions of(uint64_t client, Priority priority) {
 class Waiter {
  public:
   Waiter(FabricScheduler& s, FabricScheduler::Ticket& t)
-      : ticket_(t), thread_([this, &s, &t] {
+      : ticket_(t), queuedBefore_(s.waitingSteps()), thread_([this, &s, &t] {
           status_ = s.acquire(t);
           done_ = true;
         }) {
-    const size_t before = s.waitingSteps();
     const auto until = Clock::now() + 10s;
-    while (!done_ && s.waitingSteps() <= before && Clock::now() < until) std::this_thread::sleep_for(100us);
+    while (!done_ && s.waitingSteps() <= queuedBefore_ && Clock::now() < until) {
+      std::this_thread::sleep_for(100us);
+    }
   }
   ~Waiter() {
     if (!done_ && ticket_.cancel) ticket_.cancel->cancel();
@@ -64,6 +65,7 @@ class Waiter {
 
  private:
   FabricScheduler::Ticket& ticket_;
+  const size_t queuedBefore_;  // counted before the thread starts: it may queue at once
   std::atomic<bool> done_{false};
   Status status_;
   std::thread thread_;
