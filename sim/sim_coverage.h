@@ -2,8 +2,10 @@
 // of the process: which opcodes retired, which stops happened, which burst
 // shapes went over the data ports (m_axi_data, m_axi_srcb, m_axi_dst, summed)
 // and which back-pressure patterns the channels
-// saw. The sim tests print it (docs/testing.md); counting is a few relaxed
-// atomic increments per clock, next to a Verilated model's evaluation.
+// saw. The sim tests print it (docs/testing.md). The retired opcodes are
+// counted by the model's top (sim/nnfab_sim_top.sv, which may clock several
+// cycles in one eval()) and added here by SimHarness when a run, a tick or a
+// register access ends; the rest is a few atomic increments per clock.
 #pragma once
 
 #include <array>
