@@ -209,10 +209,7 @@ TEST(QosScheduler, ClientsTakeTurnsRoundRobin) {
   FabricScheduler::Ticket a1(of(1, Priority::HIGH)), a2(of(1, Priority::HIGH));
   FabricScheduler::Ticket b(of(2, Priority::LOW)), c(of(3, Priority::MEDIUM));
   std::vector<std::unique_ptr<Waiter>> waiters;
-  for (FabricScheduler::Ticket* t : {&a1, &a2, &b, &c}) {
-    waiters.push_back(std::make_unique<Waiter>(scheduler, *t));
-    std::this_thread::sleep_for(5ms);
-  }
+  for (FabricScheduler::Ticket* t : {&a1, &a2, &b, &c}) waiters.push_back(std::make_unique<Waiter>(scheduler, *t));
   scheduler.release(holder, false);
   // 1, 2, 3, then 1 again: client 1's second step waits for the others' turns.
   const std::vector<std::pair<size_t, FabricScheduler::Ticket*>> order = {{0, &a1}, {2, &b}, {3, &c}, {1, &a2}};
@@ -306,11 +303,9 @@ TEST(QosScheduler, DeadlineOrCancelWhileQueuedLeavesTheQueue) {
   EXPECT_EQ(scheduler.acquire(queued).code(), ErrorStatus::MISSED_DEADLINE_TRANSIENT);
   EXPECT_LT(millisSince(start), 100.0);
 
-  ExecutionOptions cancellable = of(2, Priority::HIGH);
-  cancellable.cancel = std::make_shared<CancelSignal>();
+  const ExecutionOptions cancellable = of(2, Priority::HIGH);
   FabricScheduler::Ticket victim(cancellable);
-  Waiter waiter(scheduler, victim);
-  std::this_thread::sleep_for(10ms);
+  Waiter waiter(scheduler, victim);  // queued when it returns
   cancellable.cancel->cancel();
   ASSERT_TRUE(waiter.done(100ms));
   EXPECT_NE(waiter.status().message().find(kCancelledMessage), std::string::npos);
