@@ -53,7 +53,9 @@ skip() {
 python=/usr/bin/python3
 command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
-"$python" -c 'import onnx' 2>/dev/null || skip "python3-onnx is not installed"
+# onnx.helper, not onnx: libonnx-testdata alone leaves a bare onnx/ directory in
+# dist-packages, which Python imports as an empty namespace package
+"$python" -c 'import onnx.helper' 2>/dev/null || skip "python3-onnx is not installed"
 
 work="$build/peers"
 mkdir -p "$work"
