@@ -18,7 +18,7 @@ static constexpr uint32_t kNoWindowStart = 0xFFFFFFFFu;
 // Bits 5:0 of the starts (and of SRCB_ADDR, DST_ADDR) are taken as zero.
 static constexpr uint32_t kWindowStartMask = ~uint32_t{63};
 
-// Window indexes, in region order; fabric::DataWindow uses the same order.
+// Window indexes, in region order; fabric::DataWindow takes its values from these.
 static constexpr uint32_t kWindowA = 0;  // at DATA_ADDR
 static constexpr uint32_t kWindowB = 1;  // at SRCB_ADDR
 static constexpr uint32_t kWindowD = 2;  // at DST_ADDR

@@ -59,20 +59,21 @@ Result<DeviceProgram> DeviceProgram::load(FabricBackend& backend, std::span<cons
   p.loaded_.srcbStart = windows.srcb;
   p.loaded_.dstStart = windows.dst;
   const isa::WindowBounds bounds = windowBounds(p.loaded_);
-  auto allocateWindow = [&](uint32_t window, DataWindow which, DeviceAddress* at) -> Status {
-    Result<DeviceAddress> r = backend.allocateWindow(isa::windowBytes(bounds, window), which);
+  auto allocateWindow = [&](uint32_t window, DeviceAddress* at) -> Status {
+    Result<DeviceAddress> r =
+        backend.allocateWindow(isa::windowBytes(bounds, window), static_cast<DataWindow>(window));
     if (!r) return r.status();
     *at = *r;
     return Status::ok();
   };
-  if (Status s = allocateWindow(isa::kWindowA, DataWindow::A, &p.loaded_.data); !s) return s;
+  if (Status s = allocateWindow(isa::kWindowA, &p.loaded_.data); !s) return s;
   p.loaded_.srcbData = p.loaded_.data;
   p.loaded_.dstData = p.loaded_.data;
   if (isa::windowBytes(bounds, isa::kWindowB) != 0) {
-    if (Status s = allocateWindow(isa::kWindowB, DataWindow::B, &p.loaded_.srcbData); !s) return s;
+    if (Status s = allocateWindow(isa::kWindowB, &p.loaded_.srcbData); !s) return s;
   }
   if (isa::windowBytes(bounds, isa::kWindowD) != 0) {
-    if (Status s = allocateWindow(isa::kWindowD, DataWindow::D, &p.loaded_.dstData); !s) return s;
+    if (Status s = allocateWindow(isa::kWindowD, &p.loaded_.dstData); !s) return s;
   }
   if (Status s = allocate(isa::kCONTEXT_BYTES, &p.loaded_.context); !s) return s;
   p.loaded_.programBytes = static_cast<uint32_t>(codeBytes);

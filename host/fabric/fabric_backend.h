@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 
+#include "isa/data_windows.h"
 #include "model/status.h"
 
 namespace nnfab::fabric {
@@ -20,8 +21,13 @@ enum class WaitOutcome { DONE, TIMED_OUT };
 
 // The windows of a program's data region (docs/isa.md "Memory model"): A at
 // DATA_ADDR, B at SRCB_ADDR, D at DST_ADDR. On a card each wants the memory
-// bank of its port (m_axi_data, m_axi_srcb, m_axi_dst).
-enum class DataWindow : uint8_t { A, B, D };
+// bank of its port (m_axi_data, m_axi_srcb, m_axi_dst). The values are the
+// window indexes of isa/data_windows.h, so an index converts with a cast.
+enum class DataWindow : uint8_t {
+  A = isa::kWindowA,
+  B = isa::kWindowB,
+  D = isa::kWindowD,
+};
 
 // One access of the AXI4-Lite control window (FabricBackend::accessRegisters).
 struct RegisterAccess {
