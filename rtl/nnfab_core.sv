@@ -678,10 +678,25 @@ module nnfab_core (
       .bw_w_last(bw_w_last),
       .bw_w_ready(bw_w_ready)
   );
-  always_ff @(posedge ap_clk) begin
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  // In the harness's model (sim/nnfab_sim_top.sv) sr_release, which every
+  // unit's reset reads, ticks with the control slave's gated clock, which
+  // runs while a soft reset is under way (nnfab_ctrl_slave.sv, docs/sim.md
+  // "Gated clocks"): on ap_clk, the logic behind unit_rst would be
+  // evaluated at every edge. The proof checks each edge it misses.
+  always_ff @(posedge ap_clk)
+    if (!u_ctrl.u_gate.en_q)
+      assert (!rst && sr_release == (soft_reset && !sr_release && port_quiet && loader_quiet))
+      else $error("%m: the soft-reset release's clock stopped while it could change");
+`define NNFAB_SR_CLK u_ctrl.c_clk
+`else
+`define NNFAB_SR_CLK ap_clk
+`endif
+  always_ff @(posedge `NNFAB_SR_CLK) begin
     if (rst) sr_release <= 1'b0;
     else sr_release <= soft_reset && !sr_release && port_quiet && loader_quiet;
   end
+`undef NNFAB_SR_CLK
 
 `ifndef SYNTHESIS
   // Functional coverage for the Verilator harness (sim/sim_coverage.h):

@@ -13,6 +13,16 @@
 // PREEMPT). What the host wrote (arguments, GIE, IER) is kept.
 `include "nnfab_isa.svh"
 
+// The harness's model (NNFAB_SIM_PULSE_CLOCK, sim/nnfab_sim_top.sv) clocks
+// the slave's registers with a gated clock that stands still between host
+// transactions and core events (the end of this file); every other build,
+// synthesis included, with clk.
+`ifdef NNFAB_SIM_PULSE_CLOCK
+`define NNFAB_CTRL_CLK c_clk
+`else
+`define NNFAB_CTRL_CLK clk
+`endif
+
 module nnfab_ctrl_slave (
     input  logic        clk,
     input  logic        rst,
@@ -116,7 +126,7 @@ module nnfab_ctrl_slave (
     merge = (old & ~mask) | (value & mask);
   endfunction
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_CTRL_CLK) begin
     if (rst) begin
       aw_got <= 1'b0;
       w_got <= 1'b0;
@@ -140,7 +150,7 @@ module nnfab_ctrl_slave (
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_CTRL_CLK) begin
     if (rst) begin
       ap_start <= 1'b0;
       ap_done <= 1'b0;
@@ -304,7 +314,7 @@ module nnfab_ctrl_slave (
     else class_word = 32'd0;
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_CTRL_CLK) begin
     if (rst) begin
       rvalid <= 1'b0;
       rdata <= '0;
@@ -324,7 +334,7 @@ module nnfab_ctrl_slave (
   // request; AP_START is only accepted while it is set.
   logic a_b_wait, a_r_wait;
   logic [31:0] a_rdata;
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_CTRL_CLK) begin
     if (rst) begin
       a_b_wait <= 1'b0;
       a_r_wait <= 1'b0;
@@ -341,4 +351,36 @@ module nnfab_ctrl_slave (
     end
   end
 `endif
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  // ------------------------------------------------------ the gated clock
+  // In a running program the slave has nothing to do between host
+  // transactions: its registers change only with a request or response on
+  // the AXI4-Lite channels, an accepted start, a stop or the end of a soft
+  // reset. Its clock then stands still (nnfab_sim_clock_gate, docs/sim.md
+  // "Gated clocks"), and with it soft_reset, which the data ports and the
+  // loader read: their payload multiplexers are no longer evaluated at
+  // every edge. It ticks through a soft reset, for the core's sr_release,
+  // which it clocks too (nnfab_core.sv). Two edges past the last busy one
+  // let the assertions' copies (a_b_wait, a_r_wait, a_rdata) catch up.
+  logic c_clk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd2)
+  ) u_gate (
+      .clk (clk),
+      .wake(1'b0),
+      .busy(rst || awvalid || wvalid || arvalid || aw_got || w_got || bvalid || rvalid || start_accepted ||
+            core_done || soft_reset || soft_reset_done),
+      .gclk(c_clk)
+  );
+  // The proof: at every edge of clk that c_clk misses, no register of the
+  // slave would change had it ticked, written from the always_ff blocks
+  // term by term (not from the enable).
+  always_ff @(posedge clk)
+    if (!u_gate.en_q)
+      assert (!rst && !(awvalid && awready) && !(wvalid && wready) && !do_write && !(bvalid && bready) && !do_read &&
+              !(rvalid && rready) && !start_accepted && !core_done && !soft_reset_done &&
+              a_b_wait == (bvalid && !bready) && a_r_wait == (rvalid && !rready) && a_rdata == rdata)
+      else $error("%m: the gated clock stopped while the control slave was not quiescent");
+`endif
 endmodule
+`undef NNFAB_CTRL_CLK

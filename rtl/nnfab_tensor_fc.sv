@@ -290,11 +290,25 @@ module nnfab_tensor_fc (
   // bias round).
   logic chunk_done;
   assign chunk_done = round_last && (t_is_bias || (t[6:0] == 7'd127 && !t_is_last_w));
+  // The read addresses follow sc, which follows the free-running lane_slot:
+  // a Verilated model would compute them at every edge, also while the
+  // engine stands still. In simulation they are computed only while
+  // reading, the one time the banks read them, and keep their last value
+  // otherwise (docs/sim.md "Evaluation gating"); the hardware is the same
+  // block without the `if`.
+`ifdef SYNTHESIS
   always_comb begin
+`else
+  /* verilator lint_off LATCH */
+  always_comb if (reading) begin
+`endif
     for (int b = 0; b < 16; b++) w_ra[b] = {sc, 4'(b) - t[3:0], c_par, t[6:4]};
     x_ra = {c_par, t[6:4]};
     b_ra = {c_par, sc};
   end
+`ifndef SYNTHESIS
+  /* verilator lint_on LATCH */
+`endif
   // Read cycle -> bank outputs (p1) -> lane operands (t_*) -> the lane.
   logic p1_valid, p1_first, p1_last;
   logic [3:0] p1_rot;

@@ -32,6 +32,15 @@
 // only the bytes of the entries held.
 `include "nnfab_isa.svh"
 
+// The harness's model (NNFAB_SIM_PULSE_CLOCK, sim/nnfab_sim_top.sv) clocks
+// the ring with a gated clock that stands still while MODE.TRACE is off
+// (the end of this file); every other build, synthesis included, with clk.
+`ifdef NNFAB_SIM_PULSE_CLOCK
+`define NNFAB_RING_CLK r_clk
+`else
+`define NNFAB_RING_CLK clk
+`endif
+
 module nnfab_trace_ring (
     input  logic          clk,
     input  logic          rst,
@@ -116,7 +125,7 @@ module nnfab_trace_ring (
     for (genvar k = 0; k < BANKS; k++) begin : g_bank
       localparam logic [2:0] K = k;
       (* ram_style = "distributed" *) logic [63:0] mem[ROWS];
-      always_ff @(posedge clk) begin
+      always_ff @(posedge `NNFAB_RING_CLK) begin
         if (we && fill[2:0] == K) mem[fill[7:3]] <= word_q;
       end
       assign beat[k*64+:64] = mem[row_sel];
@@ -139,7 +148,7 @@ module nnfab_trace_ring (
   logic [63:0] ring[ROWS * BANKS];  // DEPTH entries
   logic [4:0] row_sel;
   assign row_sel = dumping ? row[4:0] : rd_index[7:3];
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_RING_CLK) begin
     if (we) ring[fill[7:0]] <= word_q;
   end
   assign rd_entry = ring[{row_sel, rd_index[2:0]}];
@@ -188,7 +197,7 @@ module nnfab_trace_ring (
     inc64 = {x[63:32] + {31'd0, x[31:0] == 32'hFFFF_FFFF}, x[31:0] + 32'd1};
   endfunction
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_RING_CLK) begin
     if (rst) begin
       enable <= 1'b0;
       ev_q <= 1'b0;
@@ -219,7 +228,7 @@ module nnfab_trace_ring (
     end
   end
 
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_RING_CLK) begin
     base_ok <= base != 64'd0 && base[5:0] == 6'd0;
     // Two cycles after the start, long before the stop.
     base_mid_p1 <= {1'b0, base[37:12]} + 27'd1;
@@ -255,14 +264,14 @@ module nnfab_trace_ring (
   end
 
   localparam int TENSOR = 4;
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_RING_CLK) begin
     if (issue_q) tensor_at_issue <= class_cycles[TENSOR*64+:64];
   end
 
   generate
     for (genvar k = 0; k < CLASSES; k++) begin : g_class
       localparam logic [2:0] K = k;
-      always_ff @(posedge clk) begin
+      always_ff @(posedge `NNFAB_RING_CLK) begin
         if (rst || start) class_cycles[k*64+:64] <= '0;
         else if (k == TENSOR && revert_q) class_cycles[k*64+:64] <= tensor_at_issue;
         else if (cyc_q && !cyc_cancel && class_q == K) class_cycles[k*64+:64] <= inc64(class_cycles[k*64+:64]);
@@ -278,7 +287,7 @@ module nnfab_trace_ring (
   logic [31:0] a_events;
   logic [8:0] a_fill;
   logic a_full;
-  always_ff @(posedge clk) begin
+  always_ff @(posedge `NNFAB_RING_CLK) begin
     if (rst || start) begin
       a_events <= '0;
       a_full <= 1'b0;
@@ -303,4 +312,36 @@ module nnfab_trace_ring (
     end
   end
 `endif
+`ifdef NNFAB_SIM_PULSE_CLOCK
+  // ------------------------------------------------------ the gated clock
+  // Without MODE.TRACE the ring records nothing (no entry, no class cycle,
+  // no dump), so its clock stands still from three edges after the start
+  // (nnfab_sim_clock_gate, docs/sim.md "Gated clocks"): by then the
+  // registered TRACE_ADDR checks and increments (base_ok, base_mid_p1,
+  // base_hi_p1) and the assertions' copies have caught up. word_q and
+  // class_q, the copies of the sequencer's event and cycle class, then keep
+  // old values: they are read only behind ev_q and cyc_q, which stay 0
+  // while the clock stands and are loaded at the same edges as they are.
+  logic r_clk;
+  nnfab_sim_clock_gate #(
+      .DRAIN(8'd3)
+  ) u_gate (
+      .clk (clk),
+      .wake(1'b0),
+      .busy(rst || dump_rst || start || enable || dumping),
+      .gclk(r_clk)
+  );
+  // The proof: at every edge of clk that r_clk misses, no register of the
+  // ring but word_q and class_q would change had it ticked, written from
+  // the always_ff blocks term by term (not from the enable).
+  always_ff @(posedge clk)
+    if (!u_gate.en_q)
+      assert (!rst && !dump_rst && !start && !enable && !ev_q && !cyc_q && !issue_q && !revert_q && !we &&
+              !dumping && !(finish && hold) && base_ok == (base != 64'd0 && base[5:0] == 6'd0) &&
+              base_mid_p1 == {1'b0, base[37:12]} + 27'd1 &&
+              base_hi_p1 == {base[63:38] + {25'd0, base_mid_p1[26]}, base_mid_p1[25:0]} && a_full == full &&
+              a_fill == fill)
+      else $error("%m: the gated clock stopped while the trace ring was recording");
+`endif
 endmodule
+`undef NNFAB_RING_CLK
