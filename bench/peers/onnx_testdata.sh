@@ -56,11 +56,10 @@ skip() {
   echo "onnx_testdata.sh: SKIPPED: $1"
   exit 77
 }
-python=/usr/bin/python3  # Debian's python3-onnx is in the system interpreter
+source "$here/python_onnx.sh"
+python=$nnfab_python
 command -v node >/dev/null || skip "node is not installed (scripts/install-deps.sh --with-peers installs it)"
-# onnx.helper, not onnx: libonnx-testdata alone leaves a bare onnx/ directory in
-# dist-packages, which Python imports as an empty namespace package
-"$python" -c 'import onnx.helper' 2>/dev/null || skip "python3-onnx is not installed (scripts/install-deps.sh --with-peers installs it)"
+have_python_onnx || skip "python3-onnx is not installed (scripts/install-deps.sh --with-peers installs it)"
 [[ -d "$data/node" ]] || skip "$data/node not found: libonnx-testdata is not installed"
 if [[ "$("$nnfab" import /dev/null 2>&1 || true)" == *"without ONNX support"* ]]; then
   skip "this nnfab was built without ONNX support (libonnx-dev, libprotobuf-dev: scripts/install-deps.sh)"

@@ -49,13 +49,11 @@ skip() {
   echo "run.sh: SKIPPED: $1 (scripts/install-deps.sh --with-peers installs it)"
   exit 0
 }
-# Debian's python3-onnx lives in the system interpreter, not in a pyenv one.
-python=/usr/bin/python3
+source "$here/python_onnx.sh"
+python=$nnfab_python
 command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
-# onnx.helper, not onnx: libonnx-testdata alone leaves a bare onnx/ directory in
-# dist-packages, which Python imports as an empty namespace package
-"$python" -c 'import onnx.helper' 2>/dev/null || skip "python3-onnx is not installed"
+have_python_onnx || skip "python3-onnx is not installed"
 
 work="$build/peers"
 mkdir -p "$work"

@@ -24,9 +24,8 @@ out="$(PATH="$tools" /bin/bash "$run" --build-dir "$build" 2>&1)"; rc=$?
 grep -q "SKIPPED: node is not installed" <<<"$out" || fail "no node: no SKIPPED message ($out)"
 grep -q -- "--with-peers" <<<"$out" || fail "no node: the message does not say how to install it ($out)"
 
-# onnx.helper, not onnx: libonnx-testdata alone leaves a bare onnx/ directory in
-# dist-packages, which Python imports as an empty namespace package
-if /usr/bin/python3 -c 'import onnx.helper' 2>/dev/null; then
+source "$root/bench/peers/python_onnx.sh"
+if have_python_onnx; then
   model="$tools/loop.onnx"
   /usr/bin/python3 "$root/bench/peers/make_loop_model.py" "$model" || fail "make_loop_model.py failed"
   /usr/bin/python3 - "$model" <<'PY' || fail "the model is not the accumulator loop"

@@ -57,9 +57,8 @@ JS
 fi
 
 have_onnx=0
-# onnx.helper, not onnx: libonnx-testdata alone leaves a bare onnx/ directory in
-# dist-packages, which Python imports as an empty namespace package
-/usr/bin/python3 -c 'import onnx.helper' 2>/dev/null && [[ -d "$data/node/test_loop11" ]] && have_onnx=1
+source "$root/bench/peers/python_onnx.sh"
+have_python_onnx && [[ -d "$data/node/test_loop11" ]] && have_onnx=1
 
 # A build directory with nnfab and no onnxruntime-node: --no-install skips.
 if command -v node >/dev/null && [[ $have_onnx -eq 1 ]]; then
