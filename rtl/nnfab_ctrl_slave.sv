@@ -364,7 +364,8 @@ module nnfab_ctrl_slave (
   // let the assertions' copies (a_b_wait, a_r_wait, a_rdata) catch up.
   logic c_clk;
   nnfab_sim_clock_gate #(
-      .DRAIN(8'd2)
+      .DRAIN(8'd2),
+      .GROUP(2)
   ) u_gate (
       .clk (clk),
       .wake(1'b0),

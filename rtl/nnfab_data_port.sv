@@ -433,7 +433,9 @@ module nnfab_data_port #(
   // or a non-empty queue or outstanding count); a pending flag or an
   // assertion flag that would fall. In an idle scalar loop all three ports
   // stand still.
-  nnfab_sim_clock_gate u_gate (
+  nnfab_sim_clock_gate #(
+      .GROUP(1)
+  ) u_gate (
       .clk (clk),
       .wake(1'b0),
       .busy(rst || quiesce || clear_error || rd_valid || rvalid || bvalid || sq_push || bw_aw_valid || bw_w_valid ||

@@ -26,13 +26,18 @@
 // harness's own model compiles the pulse form below instead
 // (NNFAB_SIM_PULSE_CLOCK, sim/nnfab_sim_top.sv): no falling edge there.
 module nnfab_sim_clock_gate #(
-    parameter logic [7:0] DRAIN = 8'd0
+    parameter logic [7:0] DRAIN = 8'd0,
+    // The harness's model only (below): 0, a clock of the unit's own; 1 or 2,
+    // the core's shared clock of that group (nnfab_core.sv "Shared gated
+    // clocks"): 1 the three data ports, 2 the control slave and the trace ring.
+    parameter int GROUP = 0
 ) (
     input  logic clk,
     input  logic wake,
     input  logic busy,
     output logic gclk
 );
+  localparam int unused_group = GROUP;  // read by the harness's form only
 `ifdef SYNTHESIS
   assign gclk = clk;
 `elsif NNFAB_SIM_PULSE_CLOCK
@@ -44,13 +49,34 @@ module nnfab_sim_clock_gate #(
   // (a unit woken there) meets clk falling in the same update, so gclk
   // cannot rise twice. en_q keeps its name: the units' proofs read it at
   // the rising edge of clk, where it is this edge's enable in both forms.
+  //
+  // A unit of a group ticks with the group's clock, which the core raises
+  // when any member's en_q is high: each gated clock costs the scheduler a
+  // trigger, tested several times per edge, so units that stand still in
+  // the same situations share one. A tick that a member's own enable did
+  // not ask for changes none of its registers (what its proof checks at
+  // every edge its enable is low), and its drain counts down on the shared
+  // ticks it asked for, as on its own clock.
   logic [7:0] drain = 8'd0;
   logic en_q;
   always_ff @(posedge gclk)
     if (busy) drain <= DRAIN;
     else if (drain != 8'd0) drain <= drain - 8'd1;
   assign en_q = wake || busy || drain != 8'd0;
-  assign gclk = clk & en_q;
+  if (GROUP == 1) begin : g_ports
+    assign gclk = nnfab_core.sim_ports_clk;
+  end else if (GROUP == 2) begin : g_host
+    assign gclk = nnfab_core.sim_host_clk;
+  end else begin : g_own
+    assign gclk = clk & en_q;
+  end
+  // A member whose enable the group's clock leaves out would miss edges it
+  // asked for: its proof, which looks only at the edges its enable misses,
+  // would not see it.
+  if (GROUP != 0) begin : g_member
+    always_ff @(posedge clk)
+      if (en_q) assert (gclk) else $error("%m: the group's clock did not tick for a member's enable");
+  end
 `else
   logic [7:0] drain = 8'd0;
   logic en_q = 1'b1;  // ticking until the first falling edge says otherwise
