@@ -700,11 +700,17 @@ module nnfab_core (
   // unit's reset reads, ticks with the control slave's gated clock, which
   // runs while a soft reset is under way (nnfab_ctrl_slave.sv, docs/sim.md
   // "Gated clocks"): on ap_clk, the logic behind unit_rst would be
-  // evaluated at every edge. The proof checks each edge it misses.
+  // evaluated at every edge. The proof checks each edge it misses: no
+  // reset, and no soft reset under way with sr_release low, its next value
+  // (soft_reset && ...) whatever the ports and the loader do. Those two are
+  // registers on the same clock, so they are checked at the first edge it
+  // misses (the control slave's c_was_on), as the slave's own.
   always_ff @(posedge ap_clk)
-    if (!u_ctrl.u_gate.en_q)
-      assert (!rst && sr_release == (soft_reset && !sr_release && port_quiet && loader_quiet))
-      else $error("%m: the soft-reset release's clock stopped while it could change");
+    if (!u_ctrl.u_gate.en_q) begin
+      assert (!rst) else $error("%m: the soft-reset release's clock stopped at a reset");
+      if (u_ctrl.c_was_on)
+        assert (!soft_reset && !sr_release) else $error("%m: the soft-reset release's clock stopped while it could change");
+    end
 `define NNFAB_SR_CLK u_ctrl.c_clk
 `else
 `define NNFAB_SR_CLK ap_clk
@@ -728,11 +734,13 @@ module nnfab_core (
   // The data-port clients take turns (docs/rtl.md "Assertions"): the
   // OR-combination above is only correct while this holds.
   always_ff @(posedge ap_clk) begin
+    // Each written as an `if` on the rarer side, so that a Verilated model
+    // evaluates the tensor unit's OR-combination only when it matters.
     if (!rst) begin
-      assert (!(s_rd_valid && t_rd_valid)) else $error("data port: sequencer and tensor unit request reads at once");
-      assert (!(s_r_ready && t_r_ready)) else $error("data port: sequencer and tensor unit take read beats at once");
-      assert (!(s_sq_push && t_sq_push)) else $error("data port: sequencer and tensor unit push writes at once");
-      assert (!(r_dumping && (s_sq_push || t_sq_push))) else $error("data port: the trace dump shares the write queue");
+      if (s_rd_valid) assert (!t_rd_valid) else $error("data port: sequencer and tensor unit request reads at once");
+      if (s_r_ready) assert (!t_r_ready) else $error("data port: sequencer and tensor unit take read beats at once");
+      if (s_sq_push) assert (!t_sq_push) else $error("data port: sequencer and tensor unit push writes at once");
+      if (r_dumping) assert (!s_sq_push && !t_sq_push) else $error("data port: the trace dump shares the write queue");
     end
   end
 `endif

@@ -679,17 +679,25 @@ module nnfab_tensor (
   // what they copy. Those registers cannot change while e_clk stands; every
   // term is a function of them but the lanes' alu_y, which reads fn (this
   // module's fn_q, loaded only at start: T_DESC_CHECK follows and ticks
-  // e_clk), so the register part is checked at the first edge e_clk
-  // misses, the inputs and the lanes at every one.
+  // e_clk), so the register part and the lanes are checked at the first
+  // edge e_clk misses; at every later one the inputs, and fn equal to the
+  // value the lanes were checked with (e_fn_off), so that each lane's
+  // result is still the one checked.
   logic e_was_on;
+  logic [4:0] e_fn_off;
   always_ff @(posedge clk) begin
     e_was_on <= u_egate.en_q;
     if (!u_egate.en_q) begin
       assert (!e_start && !rst && !abort)
       else $error("nnfab_tensor: start, rst or abort at an edge e_clk missed (not settled by the falling edge)");
-      for (int i = 0; i < 8; i++)
-        assert (u_elem.alu_q[i] == u_elem.alu_y[i])
-        else $error("nnfab_tensor: e_clk stopped with ALU lane %0d's register behind its lane", i);
+      if (e_was_on) begin
+        e_fn_off <= u_elem.fn;
+        for (int i = 0; i < 8; i++)
+          assert (u_elem.alu_q[i] == u_elem.alu_y[i])
+          else $error("nnfab_tensor: e_clk stopped with ALU lane %0d's register behind its lane", i);
+      end else begin
+        assert (u_elem.fn == e_fn_off) else $error("nnfab_tensor: the element engine's fn changed while e_clk stood");
+      end
       if (e_was_on)
         assert (u_elem.state == 2'd0 && !u_elem.w2_done && !u_elem.rd_fire && !u_elem.beat_pop && !u_elem.tag_pop &&
                 !u_elem.rec_pop && !u_elem.res_pop && !u_elem.c_go && !u_elem.c2_v && !u_elem.aq_v &&
@@ -729,12 +737,15 @@ module nnfab_tensor (
 
   // The FP issue path: the decoder admits only activation codes 0..3, and
   // FLOAT32 never reaches the vector engine but as MOV (a bit copy).
+  // Each behind an `if` on its rare cause, which a Verilated model tests
+  // first.
   always_ff @(posedge clk)
     if (!rst) begin
-      assert (!(start && state == T_IDLE && ty == NNFAB_TYPE_FLOAT32 && NNFAB_FNS_FLOAT_ACTIVATION[fn]) || rc[4:2] == 3'd0)
-      else $error("nnfab_tensor: FLOAT32 activation code %0d above RELU6", rc);
-      assert (!v_start || ty_q != NNFAB_TYPE_FLOAT32 || fn_q == NNFAB_FN_MOV)
-      else $error("nnfab_tensor: FLOAT32 function %0d sent to the vector engine", fn_q);
+      if (start && state == T_IDLE && ty == NNFAB_TYPE_FLOAT32 && NNFAB_FNS_FLOAT_ACTIVATION[fn])
+        assert (rc[4:2] == 3'd0) else $error("nnfab_tensor: FLOAT32 activation code %0d above RELU6", rc);
+      if (v_start)
+        assert (ty_q != NNFAB_TYPE_FLOAT32 || fn_q == NNFAB_FN_MOV)
+        else $error("nnfab_tensor: FLOAT32 function %0d sent to the vector engine", fn_q);
     end
 `endif
 endmodule

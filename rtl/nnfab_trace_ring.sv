@@ -335,21 +335,21 @@ module nnfab_trace_ring (
   // The proof: at every edge of clk that r_clk misses, no register of the
   // ring but word_q and class_q would change had it ticked, written from
   // the always_ff blocks term by term (not from the enable). The terms on
-  // the ring's own registers (the registered TRACE_ADDR checks and
-  // increments, the assertions' copies: 64-bit arithmetic) are checked at
-  // the first edge its enable misses: they then hold still, whatever edges
-  // the shared clock gives the ring, as long as the terms on its inputs
-  // hold, which are checked at every one (the pattern of nnfab_tensor.sv's
-  // proof).
+  // the ring's own registers (the sampled event and cycle flags and the
+  // write they make; the registered TRACE_ADDR checks and increments and
+  // the assertions' copies: 64-bit arithmetic) are checked at the first
+  // edge its enable misses: they then hold still, whatever edges the shared
+  // clock gives the ring, as long as the terms on its inputs hold, which
+  // are checked at every one (the pattern of nnfab_tensor.sv's proof).
   logic r_was_on;
   always_ff @(posedge clk) begin
     r_was_on <= u_gate.en_q;
     if (!u_gate.en_q) begin
-      assert (!rst && !dump_rst && !start && !enable && !ev_q && !cyc_q && !issue_q && !revert_q && !we &&
-              !dumping && !(finish && hold))
+      assert (!rst && !dump_rst && !start && !enable && !dumping && !(finish && hold))
       else $error("%m: the gated clock stopped while the trace ring was recording");
       if (r_was_on)
-        assert (base_ok == (base != 64'd0 && base[5:0] == 6'd0) && base_mid_p1 == {1'b0, base[37:12]} + 27'd1 &&
+        assert (!ev_q && !cyc_q && !issue_q && !revert_q && !we &&
+                base_ok == (base != 64'd0 && base[5:0] == 6'd0) && base_mid_p1 == {1'b0, base[37:12]} + 27'd1 &&
                 base_hi_p1 == {base[63:38] + {25'd0, base_mid_p1[26]}, base_mid_p1[25:0]} && a_full == full &&
                 a_fill == fill)
         else $error("%m: the gated clock stopped before the trace ring's registered checks caught up");

@@ -21,7 +21,7 @@ bins=("$@")
 short=50000
 long=150000
 count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" 16 2>&1 | sed -n 's/.*Collected : //p'
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" 16 0 2>&1 | sed -n 's/.*Collected : //p'
 }
 for bin in "${bins[@]}"; do
   [ -x "$bin" ] || { echo "sim_instructions: $bin is not an executable" >&2; exit 2; }

@@ -1,8 +1,11 @@
 // Simulation speed of the sim device (docs/sim.md): simulated ap_clk cycles
-// per wall-clock second for a scalar loop and for a streaming tensor ADD,
-// measured through the backend as a user sees it, and the cost of one
-// register access. Not a ctest test.
-//   sim_speed [iterations] [tensor elements]
+// per wall-clock second for a scalar loop, a scalar loop through memory
+// (a load and a store per iteration: the data ports' shared clock ticks),
+// a streaming tensor ADD on the vector engine and a FLOAT32 ADD on the
+// element engine, measured through the backend as a user sees it, and the
+// cost of one register access. Not a ctest test.
+//   sim_speed [iterations] [tensor elements] [memory-loop iterations]
+// A count of 0 skips its workload.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -87,20 +90,40 @@ void measureRegisterAccess() {
 int main(int argc, char** argv) {
   const int32_t n = argc > 1 ? std::atoi(argv[1]) : 1000000;
   const uint32_t elements = argc > 2 ? static_cast<uint32_t>(std::atoi(argv[2])) : (1u << 20);
+  const int32_t memoryIterations = argc > 3 ? std::atoi(argv[3]) : 100000;
 
   std::vector<uint64_t> loop = {insn::li(1, 0), insn::li(2, n), insn::li(3, 1), 0,
                                 insn::alu(isa::kFnADD, 1, 1, 3), insn::brcmp(isa::kFnLT, 1, 2, 4, true),
                                 insn::stw(1, 0, 0), insn::halt()};
   loop[3] = insn::brcmp(isa::kFnGE, 1, 2, 6);
-  measure("counter loop (scalar)", loop, std::vector<uint8_t>(64, 0));
+  if (n > 0) measure("counter loop (scalar)", loop, std::vector<uint8_t>(64, 0));
 
-  std::vector<uint8_t> image(64 + 12 * uint64_t{elements}, 1);
-  const uint32_t desc[16] = {1, 1, 1, elements, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
-  std::memcpy(image.data(), desc, sizeof(desc));
-  const std::vector<uint64_t> add = {insn::li(1, static_cast<int32_t>(64 + 8 * elements)), insn::li(2, 64),
-                                     insn::li(3, static_cast<int32_t>(64 + 4 * elements)),
-                                     insn::tensor(isa::kFnADD, isa::kTypeINT32, 1, 2, 3, 0, 0), insn::halt()};
-  measure("tensor ADD INT32 (vector path)", add, image);
+  // word[0] += 1 through memory, memoryIterations times.
+  const std::vector<uint64_t> memoryLoop = {insn::li(1, 0),
+                                            insn::li(2, memoryIterations),
+                                            insn::li(3, 1),
+                                            insn::li(5, 0),
+                                            insn::brcmp(isa::kFnGE, 1, 2, 10),
+                                            insn::ldw(4, 5, 0),
+                                            insn::alu(isa::kFnADD, 4, 4, 3),
+                                            insn::stw(4, 5, 0),
+                                            insn::alu(isa::kFnADD, 1, 1, 3),
+                                            insn::brcmp(isa::kFnLT, 1, 2, 5, true),
+                                            insn::halt()};
+  if (memoryIterations > 0) measure("load/store loop (scalar memory)", memoryLoop, std::vector<uint8_t>(64, 0));
+
+  if (elements > 0) {
+    std::vector<uint8_t> image(64 + 12 * uint64_t{elements}, 1);
+    const uint32_t desc[16] = {1, 1, 1, elements, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
+    std::memcpy(image.data(), desc, sizeof(desc));
+    auto add = [&](uint32_t type) {
+      return std::vector<uint64_t>{insn::li(1, static_cast<int32_t>(64 + 8 * elements)), insn::li(2, 64),
+                                   insn::li(3, static_cast<int32_t>(64 + 4 * elements)),
+                                   insn::tensor(isa::kFnADD, type, 1, 2, 3, 0, 0), insn::halt()};
+    };
+    measure("tensor ADD INT32 (vector path)", add(isa::kTypeINT32), image);
+    measure("tensor ADD FLOAT32 (element path)", add(isa::kTypeFLOAT32), image);
+  }
   measureRegisterAccess();
   return 0;
 }
