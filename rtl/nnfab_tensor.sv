@@ -378,13 +378,14 @@ module nnfab_tensor (
   // The element engine on a clock of its own, e_clk: clk for synthesis; in
   // simulation it stands still while the engine is quiescent
   // (nnfab_sim_clock_gate, docs/sim.md "Gated clocks"), so that a Verilated
-  // model skips the engine, its FP pipe, divider, FIFOs and eight ALU lanes
-  // while no element instruction runs. Enabled at start, while busy, in
-  // reset and abort, three edges past the last busy cycle (its FP pipe and
-  // divider are empty when it goes idle: its last result has left; the
-  // registered copies catch up within two edges), and in T_DESC_CHECK,
-  // the cycle after fn_q changes (the ALU lanes' result register copies
-  // the lanes every cycle, whatever fn is). The assertion at the end of
+  // model skips the engine, its FP pipe, divider, FIFOs and sixteen ALU
+  // lanes while no element instruction runs. Enabled at start, while busy,
+  // in reset and abort, three edges past the last busy cycle (its FP pipe
+  // and divider are empty when it goes idle: its last result has left; the
+  // registered copies catch up within two edges), at the edge that loads a
+  // new function code (e_fn below), and in T_DESC_CHECK, the cycle after
+  // (the ALU lanes' result register copies the lanes every cycle, whatever
+  // fn is). The assertion at the end of
   // the module checks at every edge e_clk misses that none of the engine's
   // registers would have changed at it.
   logic e_clk;
@@ -392,17 +393,34 @@ module nnfab_tensor (
       .DRAIN(8'd3)
   ) u_egate (
       .clk (clk),
-      .wake(e_start || state == T_DESC_CHECK),
+      .wake(e_start || state == T_DESC_CHECK || e_fn_load),
       .busy(rst || abort || e_busy),
       .gclk(e_clk)
   );
+
+  // The engine's function code (its ALU lanes, divider and FP units decode
+  // it). In simulation it is a copy of fn_q on e_clk, loaded at the same
+  // edge and with the same condition as fn_q (e_clk ticks at that edge:
+  // e_fn_load is in its wake), so the two are equal at every edge (asserted
+  // below). A Verilated model evaluates logic when a clock it depends on
+  // ticks: reading fn_q, the sixteen lanes would be computed again at every
+  // tick of t_clk, which scalar loads and stores give it (nnfab_core.sv
+  // "Shared gated clocks"); reading e_fn, only when the engine ticks.
+  logic e_fn_load;
+  logic [4:0] e_fn;
+  assign e_fn_load = !rst && state == T_IDLE && start;
+`ifdef SYNTHESIS
+  assign e_fn = fn_q;
+`else
+  always_ff @(posedge e_clk) if (e_fn_load) e_fn <= fn;
+`endif
 
   nnfab_tensor_elem u_elem (
       .clk(e_clk),
       .rst(rst),
       .start(e_start),
       .abort(abort),
-      .fn(fn_q),
+      .fn(e_fn),
       .fp(fp),
       .fp_to_int(ty_q == NNFAB_TYPE_FLOAT32),
       .act(act_q),
@@ -677,27 +695,20 @@ module nnfab_tensor (
   // C2 empty (so the divider and the FP pipe take nothing and aq_v stays
   // low), the registered copies (aq_cnt, the ALU lanes' alu_q) equal to
   // what they copy. Those registers cannot change while e_clk stands; every
-  // term is a function of them but the lanes' alu_y, which reads fn (this
-  // module's fn_q, loaded only at start: T_DESC_CHECK follows and ticks
-  // e_clk), so the register part and the lanes are checked at the first
-  // edge e_clk misses; at every later one the inputs, and fn equal to the
-  // value the lanes were checked with (e_fn_off), so that each lane's
-  // result is still the one checked.
+  // term is a function of them (the lanes' alu_y reads e_fn, a register of
+  // e_clk too), so the register part is checked at the first edge e_clk
+  // misses, the inputs (start, e_fn's load, reset, abort) at every one.
   logic e_was_on;
-  logic [4:0] e_fn_off;
   always_ff @(posedge clk) begin
     e_was_on <= u_egate.en_q;
+    assert (e_fn == fn_q) else $error("nnfab_tensor: the element engine's copy of fn differs from fn_q");
     if (!u_egate.en_q) begin
-      assert (!e_start && !rst && !abort)
+      assert (!e_start && !e_fn_load && !rst && !abort)
       else $error("nnfab_tensor: start, rst or abort at an edge e_clk missed (not settled by the falling edge)");
-      if (e_was_on) begin
-        e_fn_off <= u_elem.fn;
-        for (int i = 0; i < 8; i++)
+      if (e_was_on)
+        for (int i = 0; i < $size(u_elem.alu_q); i++)
           assert (u_elem.alu_q[i] == u_elem.alu_y[i])
           else $error("nnfab_tensor: e_clk stopped with ALU lane %0d's register behind its lane", i);
-      end else begin
-        assert (u_elem.fn == e_fn_off) else $error("nnfab_tensor: the element engine's fn changed while e_clk stood");
-      end
       if (e_was_on)
         assert (u_elem.state == 2'd0 && !u_elem.w2_done && !u_elem.rd_fire && !u_elem.beat_pop && !u_elem.tag_pop &&
                 !u_elem.rec_pop && !u_elem.res_pop && !u_elem.c_go && !u_elem.c2_v && !u_elem.aq_v &&
