@@ -704,11 +704,11 @@ module nnfab_core (
   // reset, and no soft reset under way with sr_release low, its next value
   // (soft_reset && ...) whatever the ports and the loader do. Those two are
   // registers on the same clock, so they are checked at the first edge it
-  // misses (the control slave's c_was_on), as the slave's own.
+  // misses (the control slave's gate's was_on), as the slave's own.
   always_ff @(posedge ap_clk)
     if (!u_ctrl.u_gate.en_q) begin
       assert (!rst) else $error("%m: the soft-reset release's clock stopped at a reset");
-      if (u_ctrl.c_was_on)
+      if (u_ctrl.u_gate.was_on)
         assert (!soft_reset && !sr_release) else $error("%m: the soft-reset release's clock stopped while it could change");
     end
 `define NNFAB_SR_CLK u_ctrl.c_clk

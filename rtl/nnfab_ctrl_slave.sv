@@ -381,14 +381,12 @@ module nnfab_ctrl_slave (
   // change while c_clk stands: they are checked at the first edge it
   // misses. The terms that read inputs (a request offered, a start, a stop,
   // the end of a soft reset, reset) at every one, as in the trace ring.
-  logic c_was_on;
   always_ff @(posedge clk) begin
-    c_was_on <= u_gate.en_q;
     if (!u_gate.en_q) begin
       assert (!rst && !(awvalid && awready) && !(wvalid && wready) && !do_read && !start_accepted && !core_done &&
               !soft_reset_done)
       else $error("%m: the gated clock stopped at a request, a start, a stop or a reset");
-      if (c_was_on)
+      if (u_gate.was_on)
         assert (!do_write && !bvalid && !rvalid && !a_b_wait && !a_r_wait && a_rdata == rdata)
         else $error("%m: the gated clock stopped while the control slave was not quiescent");
     end

@@ -460,14 +460,12 @@ module nnfab_data_port #(
   // gclk, which cannot change while it stands: they are checked at the
   // first edge it misses; the terms that read inputs at every one (the
   // pattern of the trace ring's proof).
-  logic p_was_on;
   always_ff @(posedge clk) begin
-    p_was_on <= u_gate.en_q;
     if (!u_gate.en_q) begin
       assert (!rst && !ar_fire && !r_fire && !sq_push_ok && !sq_pop && !aw_fire && !w_fire && !b_fire &&
               !arvalid && !awvalid && !wvalid && !bw_aw_valid && !quiesce && !clear_error)
       else $error("%m: the gated clock stopped at a request, a beat, a response or a reset");
-      if (p_was_on)
+      if (u_gate.was_on)
         assert (!ar_pend_q && !aw_pend_q && !w_pend_q && !a_ar_wait && !a_aw_wait && !a_w_wait)
         else $error("%m: the gated clock stopped while the data port was not quiescent");
     end

@@ -64,6 +64,11 @@ module nnfab_sim_clock_gate #(
     if (busy) drain <= DRAIN;
     else if (drain != 8'd0) drain <= drain - 8'd1;
   assign en_q = wake || busy || drain != 8'd0;
+  // en_q at the last edge of clk: the units' proofs check the terms on
+  // their own registers at the first edge their enable misses (was_on
+  // high, en_q low), as those registers then stand still.
+  logic was_on;
+  always_ff @(posedge clk) was_on <= en_q;
   if (GROUP == 1) begin : g_ports
     assign gclk = nnfab_core.sim_ports_clk;
   end else if (GROUP == 2) begin : g_host
@@ -86,5 +91,7 @@ module nnfab_sim_clock_gate #(
     else if (drain != 8'd0) drain <= drain - 8'd1;
   always_ff @(negedge clk) en_q <= wake || busy || drain != 8'd0;
   assign gclk = clk & en_q;
+  logic was_on;  // as above
+  always_ff @(posedge clk) was_on <= en_q;
 `endif
 endmodule

@@ -698,18 +698,15 @@ module nnfab_tensor (
   // term is a function of them (the lanes' alu_y reads e_fn, a register of
   // e_clk too), so the register part is checked at the first edge e_clk
   // misses, the inputs (start, e_fn's load, reset, abort) at every one.
-  logic e_was_on;
   always_ff @(posedge clk) begin
-    e_was_on <= u_egate.en_q;
     assert (e_fn == fn_q) else $error("nnfab_tensor: the element engine's copy of fn differs from fn_q");
     if (!u_egate.en_q) begin
       assert (!e_start && !e_fn_load && !rst && !abort)
       else $error("nnfab_tensor: start, rst or abort at an edge e_clk missed (not settled by the falling edge)");
-      if (e_was_on)
+      if (u_egate.was_on) begin
         for (int i = 0; i < $size(u_elem.alu_q); i++)
           assert (u_elem.alu_q[i] == u_elem.alu_y[i])
           else $error("nnfab_tensor: e_clk stopped with ALU lane %0d's register behind its lane", i);
-      if (e_was_on)
         assert (u_elem.state == 2'd0 && !u_elem.w2_done && !u_elem.rd_fire && !u_elem.beat_pop && !u_elem.tag_pop &&
                 !u_elem.rec_pop && !u_elem.res_pop && !u_elem.c_go && !u_elem.c2_v && !u_elem.aq_v &&
                 u_elem.aq_cnt == u_elem.c2_cnt && !u_elem.div_busy && !u_elem.sq_push && !u_elem.fp_out &&
@@ -717,6 +714,7 @@ module nnfab_tensor (
                 !u_elem.g_stage[0].u_stage.fetch && !u_elem.g_stage[1].u_stage.fetch &&
                 !u_elem.g_stage[2].u_stage.fetch && u_elem.fp_quiet == '1 && !u_elem.u_fpn.fetch)
         else $error("nnfab_tensor: e_clk stopped while the element engine was not quiescent");
+      end
     end
   end
 
@@ -728,13 +726,11 @@ module nnfab_tensor (
   // computes. Its operands are T_IDLE's (dim_m1, stride: this domain's
   // registers), so the register part is checked at the first edge t_clk
   // misses, start and rst at every one.
-  logic t_was_on;
   always_ff @(posedge clk) begin
-    t_was_on <= u_tgate.en_q;
     if (!u_tgate.en_q) begin
       assert (!start && !rst)
       else $error("nnfab_tensor: start or rst at an edge t_clk missed (not settled by the falling edge)");
-      if (t_was_on)
+      if (u_tgate.was_on)
         assert (state == T_IDLE && u_mul.v == '0 && u_mul.lo_x == mul_a[15:0] && u_mul.lo_y == mul_b[15:0] &&
                 u_mul.mid_x == (mul_a[31:16] != 16'd0 ? mul_a[31:16] : mul_b[31:16]) &&
                 u_mul.mid_y == (mul_a[31:16] != 16'd0 ? mul_b[15:0] : mul_a[15:0]) &&

@@ -639,13 +639,11 @@ module nnfab_tensor_fc (
   // stopped domain, so they are checked at the first edge fc_clk misses;
   // start, rst and abort (inputs) at every one. r_valid, rd_ready and
   // sq_full are read only with run, G_ISSUE or C_WRITE.
-  logic fc_was_on;
   always_ff @(posedge clk) begin
-    fc_was_on <= u_gate.en_q;
     if (!u_gate.en_q) begin
       assert (!start && !rst && !abort)
       else $error("nnfab_tensor_fc: start, rst or abort at an edge fc_clk missed (not settled by the falling edge)");
-      if (fc_was_on)
+      if (u_gate.was_on)
         assert (!run && gstate == G_IDLE && cstate == C_IDLE && !s1_valid && !in_round && !p1_valid && !t_valid &&
                 p1_first == (t == 32'd0) && p1_last == t_is_bias && p1_rot == t[3:0] && t_first == p1_first &&
                 t_last == p1_last && !out_valid[0] && lane_quiet == 16'hFFFF)

@@ -117,10 +117,6 @@ module nnfab_tensor_vec #(
       .busy(rst || state != V_IDLE || wq_valid),
       .gclk(vclk)
   );
-`ifndef SYNTHESIS
-  logic v_was_on;  // vclk ticked at the last edge of clk
-  always_ff @(posedge clk) v_was_on <= u_gate.en_q;
-`endif
 
   // The function as one-hot selects per lane width (nnfab_vec_alu).
   logic [31:0] onehot32_q, onehot8_q;
@@ -272,7 +268,7 @@ module nnfab_tensor_vec #(
       // Quiescence (the check at the end of the module): the FIFO cleared,
       // nothing written into it.
       always_ff @(posedge clk)
-        if (!u_gate.en_q && v_was_on)
+        if (!u_gate.en_q && u_gate.was_on)
           assert (u_fifo.wptr == '0 && u_fifo.rptr == '0 && fcount[g] == '0 && !f_wr[g])
           else $error("nnfab_tensor_vec: vclk stopped with FIFO %0d not cleared", g);
 `endif
@@ -562,7 +558,7 @@ module nnfab_tensor_vec #(
     if (!u_gate.en_q) begin
       assert (!start && !rst && !abort)
       else $error("nnfab_tensor_vec: start, rst or abort at an edge vclk missed (not settled by the falling edge)");
-      if (v_was_on) begin
+      if (u_gate.was_on) begin
         assert (state == V_IDLE && !wq_valid && !ar_fire && !b_ar_fire && !r_fire && !b_r_fire && !aw_fire &&
                 !w_take && !(abort_w && w_ready) && !fire && aw_burst_q == aw_burst &&
                 aw_fired == (aw_fire || state == V_SETUP2))

@@ -341,13 +341,11 @@ module nnfab_trace_ring (
   // edge its enable misses: they then hold still, whatever edges the shared
   // clock gives the ring, as long as the terms on its inputs hold, which
   // are checked at every one (the pattern of nnfab_tensor.sv's proof).
-  logic r_was_on;
   always_ff @(posedge clk) begin
-    r_was_on <= u_gate.en_q;
     if (!u_gate.en_q) begin
       assert (!rst && !dump_rst && !start && !enable && !dumping && !(finish && hold))
       else $error("%m: the gated clock stopped while the trace ring was recording");
-      if (r_was_on)
+      if (u_gate.was_on)
         assert (!ev_q && !cyc_q && !issue_q && !revert_q && !we &&
                 base_ok == (base != 64'd0 && base[5:0] == 6'd0) && base_mid_p1 == {1'b0, base[37:12]} + 27'd1 &&
                 base_hi_p1 == {base[63:38] + {25'd0, base_mid_p1[26]}, base_mid_p1[25:0]} && a_full == full &&
