@@ -456,17 +456,18 @@ module nnfab_data_port #(
   // by term (not from the enable): no reset, no handshake or step (AR, R,
   // queue push and pop, AW, W, B), no VALID (so no payload copy), each
   // pending flag and assertion flag equal to its next value, the error
-  // registers unchanged. The pending and assertion flags are registers of
-  // gclk, which cannot change while it stands: they are checked at the
-  // first edge it misses; the terms that read inputs at every one (the
-  // pattern of the trace ring's proof).
+  // registers unchanged. The pending and assertion flags and the queue's
+  // head are registers of gclk, which cannot change while it stands: they
+  // are checked at the first edge it misses; the terms that read inputs at
+  // every one (the pattern of the trace ring's proof). A VALID low implies
+  // its handshake; an empty queue, no pop.
   always_ff @(posedge clk) begin
     if (!u_gate.en_q) begin
-      assert (!rst && !ar_fire && !r_fire && !sq_push_ok && !sq_pop && !aw_fire && !w_fire && !b_fire &&
-              !arvalid && !awvalid && !wvalid && !bw_aw_valid && !quiesce && !clear_error)
+      assert (!rst && !r_fire && !sq_push_ok && !b_fire && !arvalid && !awvalid && !wvalid && !bw_aw_valid &&
+              !quiesce && !clear_error)
       else $error("%m: the gated clock stopped at a request, a beat, a response or a reset");
       if (u_gate.was_on)
-        assert (!ar_pend_q && !aw_pend_q && !w_pend_q && !a_ar_wait && !a_aw_wait && !a_w_wait)
+        assert (!sq_head && !ar_pend_q && !aw_pend_q && !w_pend_q && !a_ar_wait && !a_aw_wait && !a_w_wait)
         else $error("%m: the gated clock stopped while the data port was not quiescent");
     end
   end

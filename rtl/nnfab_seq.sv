@@ -402,6 +402,12 @@ module nnfab_seq (
   assign loop_expired = wd_armed && loop_on && !loop_rearmed && (step_cycle ? loop_gt1 : loop_gt0);
   assign slice_end = slice_on && (step_retire ? slice_ge1 : slice_ge0);
   assign pc_out = d_pc_out;
+  // One of S_RUN's boundary checks stops the instruction (the case below
+  // picks which, in the HLS core's order). One signal, so that a Verilated
+  // model tests it once for each output of the case it splits the block
+  // into, instead of walking the chain of checks for each.
+  logic boundary_stop;
+  assign boundary_stop = bus_error || loop_expired || exec_expired || preempt || slice_end || pc_out || !legal;
 
   // ------------------------------------------------------ load/store
   logic is_ld, is_st, is_word, mem_ok;
@@ -764,7 +770,8 @@ module nnfab_seq (
       end
       S_PRIME: state_d = S_PRIME2;
       S_PRIME2: state_d = S_RUN;
-      S_RUN: begin
+      S_RUN:
+      if (boundary_stop) begin
         if (bus_error) begin
           state_d = S_ABORT;
         end else if (loop_expired) begin
@@ -785,66 +792,66 @@ module nnfab_seq (
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_PROGRAM_FAULT;
           stop_info_d = pc;
-        end else if (!legal) begin
+        end else begin
           stop = 1'b1;
           stop_status_d = NNFAB_STATUS_ILLEGAL_INSTRUCTION;
           stop_info_d = d_word[31:0];
-        end else begin
-          // A load or store outside the region (mem_ok, the latest signal of
-          // this cycle) issues nothing and goes to S_MEMFAULT, which undoes
-          // the cycle and the retirement counted here: precise, as if it had
-          // stopped at this boundary (docs/rtl.md "Sequencer pipeline").
-          count_cycle = 1'b1;
-          case (cls)
-            NNFAB_CLASS_SALU:
-            if (fn == NNFAB_FN_DIV) begin
-              div_start = 1'b1;
-              state_d = S_DIV;
-            end else begin
-              rf_we0 = rd != 5'd0;
-              retire = 1'b1;
-            end
-            NNFAB_CLASS_BRCMP: retire = 1'b1;
-            NNFAB_CLASS_TENSOR: begin
-              t_start = 1'b1;
-              state_d = S_TENSOR;
-            end
-            default: begin  // CTRL
-              if (is_ld) begin
-                // AXI orders nothing between reads and writes: a load waits
-                // until every posted store has been answered.
-                rd_valid = writes_idle && mem_ok;
-                rd_addr = {abs_addr[63:6], 6'd0};
-                if (!mem_ok) state_d = S_MEMFAULT;
-                else if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
-              end else if (is_st) begin
-                sq_push = !sq_full && mem_ok;
-                if (!mem_ok) state_d = S_MEMFAULT;
-                sq_data = is_word ? {16{vb}} : {64{vb[7:0]}};
-                sq_strb = is_word ? (64'hF << abs_addr[5:0]) : (64'h1 << abs_addr[5:0]);
-                retire = !sq_full;
-              end else begin
-                retire = 1'b1;
-                case (fn)
-                  NNFAB_OP_HALT: begin
-                    stop = 1'b1;
-                    stop_status_d = imm == 32'd0 ? NNFAB_STATUS_DONE : NNFAB_STATUS_PROGRAM_ERROR;
-                    stop_info_d = imm;
-                  end
-                  NNFAB_OP_LI: rf_we0 = rd != 5'd0;
-                  NNFAB_OP_SWAP: begin
-                    rf_we0 = rd != 5'd0;
-                    rf_we1 = ra != 5'd0;
-                  end
-                  default: ;
-                endcase
-              end
-            end
-          endcase
-          // A stall (load or store waiting for the port) is not a boundary
-          // yet, but the cycle counts: the instruction is executing.
-          if (retire) pc_d = taken ? imm : pc + 32'd1;
         end
+      end else begin
+        // A load or store outside the region (mem_ok, the latest signal of
+        // this cycle) issues nothing and goes to S_MEMFAULT, which undoes
+        // the cycle and the retirement counted here: precise, as if it had
+        // stopped at this boundary (docs/rtl.md "Sequencer pipeline").
+        count_cycle = 1'b1;
+        case (cls)
+          NNFAB_CLASS_SALU:
+          if (fn == NNFAB_FN_DIV) begin
+            div_start = 1'b1;
+            state_d = S_DIV;
+          end else begin
+            rf_we0 = rd != 5'd0;
+            retire = 1'b1;
+          end
+          NNFAB_CLASS_BRCMP: retire = 1'b1;
+          NNFAB_CLASS_TENSOR: begin
+            t_start = 1'b1;
+            state_d = S_TENSOR;
+          end
+          default: begin  // CTRL
+            if (is_ld) begin
+              // AXI orders nothing between reads and writes: a load waits
+              // until every posted store has been answered.
+              rd_valid = writes_idle && mem_ok;
+              rd_addr = {abs_addr[63:6], 6'd0};
+              if (!mem_ok) state_d = S_MEMFAULT;
+              else if (writes_idle && rd_ready) state_d = S_LOAD_WAIT;
+            end else if (is_st) begin
+              sq_push = !sq_full && mem_ok;
+              if (!mem_ok) state_d = S_MEMFAULT;
+              sq_data = is_word ? {16{vb}} : {64{vb[7:0]}};
+              sq_strb = is_word ? (64'hF << abs_addr[5:0]) : (64'h1 << abs_addr[5:0]);
+              retire = !sq_full;
+            end else begin
+              retire = 1'b1;
+              case (fn)
+                NNFAB_OP_HALT: begin
+                  stop = 1'b1;
+                  stop_status_d = imm == 32'd0 ? NNFAB_STATUS_DONE : NNFAB_STATUS_PROGRAM_ERROR;
+                  stop_info_d = imm;
+                end
+                NNFAB_OP_LI: rf_we0 = rd != 5'd0;
+                NNFAB_OP_SWAP: begin
+                  rf_we0 = rd != 5'd0;
+                  rf_we1 = ra != 5'd0;
+                end
+                default: ;
+              endcase
+            end
+          end
+        endcase
+        // A stall (load or store waiting for the port) is not a boundary
+        // yet, but the cycle counts: the instruction is executing.
+        if (retire) pc_d = taken ? imm : pc + 32'd1;
       end
       S_LOAD_WAIT: begin
         count_cycle = 1'b1;
@@ -954,6 +961,61 @@ module nnfab_seq (
     else tr_class = 3'd0;
   end
 
+  // ------------------------------------------- arguments and constants
+  // The arguments latched at the start and the constants S_CHECK derives
+  // from them change in those two states alone, so they are registers of
+  // arg_clk: clk for synthesis; in the harness's model a member of the
+  // host group's clock (nnfab_core.sv "Shared gated clocks"), which ticks at
+  // a start anyway. A Verilated model then evaluates the logic behind them
+  // (the windows' comparisons and ends, the tensor unit's window inputs)
+  // at a start instead of at every edge of a run. The gate's enable is the
+  // block's own condition, so no register of the block changes at an edge
+  // it misses.
+  logic arg_load, arg_clk;
+  assign arg_load = (state == S_IDLE && ap_start) || state == S_CHECK;
+  nnfab_sim_clock_gate #(
+      .GROUP(2)
+  ) u_arg_gate (
+      .clk (clk),
+      .wake(arg_load),
+      .busy(1'b0),
+      .gclk(arg_clk)
+  );
+  always_ff @(posedge arg_clk) begin
+    if (!rst && state == S_IDLE && ap_start) begin
+      data_addr <= {arg_data_addr[63:6], 6'd0};
+      ctx_addr <= arg_ctx_addr;
+      data_size <= arg_data_size;
+      srcb_addr <= arg_srcb_addr[63:6];
+      dst_addr <= arg_dst_addr[63:6];
+      srcb_start <= arg_srcb_start[31:6];
+      dst_start <= arg_dst_start[31:6];
+      insn_limit <= arg_insn_limit;
+      loop_budget <= arg_loop_budget;
+      exec_budget <= arg_exec_budget;
+      instructions <= {3'd0, arg_prog_size[31:3]};
+      load_addr <= {arg_prog_addr[63:6], 6'd0};
+      load_beats <= arg_prog_size[16:6] + {10'd0, arg_prog_size[5:0] != 6'd0};
+    end
+    if (!rst && state == S_CHECK) begin
+      mem_lim_w <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd4, {3'd0, w_d} - 35'd4, {3'd0, data_size} - 35'd4);
+      mem_lim_b <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd1, {3'd0, w_d} - 35'd1, {3'd0, data_size} - 35'd1);
+      a_end <= w_a_end[31:0];
+      b_end <= w_d_lt_s ? w_d : data_size;
+      // WINDOW_ADDR - WINDOW_START, carry select (sub64)
+      bias_b <= sub64({srcb_addr, 6'd0}, {32'd0, w_sb});
+      bias_d <= sub64({dst_addr, 6'd0}, {32'd0, w_d});
+      data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
+      ctx_hi_p1 <= {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
+      exec_on <= exec_budget != 64'd0;
+      loop_on <= loop_budget != 64'd0;
+      slice_on <= insn_limit != 32'd0;
+      exec_budget_m1 <= dec64(exec_budget);
+      insn_limit_m1 <= insn_limit - 32'd1;
+      instructions_m1 <= instructions - 32'd1;
+    end
+  end
+
   // ------------------------------------------------------- registers
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -1020,41 +1082,10 @@ module nnfab_seq (
       end
 
       case (state)
-        S_IDLE:
-        if (ap_start) begin
-          data_addr <= {arg_data_addr[63:6], 6'd0};
-          ctx_addr <= arg_ctx_addr;
-          data_size <= arg_data_size;
-          srcb_addr <= arg_srcb_addr[63:6];
-          dst_addr <= arg_dst_addr[63:6];
-          srcb_start <= arg_srcb_start[31:6];
-          dst_start <= arg_dst_start[31:6];
-          insn_limit <= arg_insn_limit;
-          loop_budget <= arg_loop_budget;
-          exec_budget <= arg_exec_budget;
-          resume <= arg_mode[NNFAB_MODE_RESUME_BIT];
-          instructions <= {3'd0, arg_prog_size[31:3]};
-          load_addr <= {arg_prog_addr[63:6], 6'd0};
-          load_beats <= arg_prog_size[16:6] + {10'd0, arg_prog_size[5:0] != 6'd0};
-        end
+        S_IDLE: if (ap_start) resume <= arg_mode[NNFAB_MODE_RESUME_BIT];
         S_CHECK: begin
           // A fresh start begins with every register and counter zero; so
           // does a failed resume.
-          mem_lim_w <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd4, {3'd0, w_d} - 35'd4, {3'd0, data_size} - 35'd4);
-          mem_lim_b <= pick3(w_pick_sb, w_pick_d, {3'd0, w_sb} - 35'd1, {3'd0, w_d} - 35'd1, {3'd0, data_size} - 35'd1);
-          a_end <= w_a_end[31:0];
-          b_end <= w_d_lt_s ? w_d : data_size;
-          // WINDOW_ADDR - WINDOW_START, carry select (sub64)
-          bias_b <= sub64({srcb_addr, 6'd0}, {32'd0, w_sb});
-          bias_d <= sub64({dst_addr, 6'd0}, {32'd0, w_d});
-          data_addr_hi_p1 <= data_addr[63:34] + 30'd1;
-          ctx_hi_p1 <= {ctx_addr[63:36] + {27'd0, ctx_addr[35:8] == 28'hFFF_FFFF}, ctx_addr[35:8] + 28'd1};
-          exec_on <= exec_budget != 64'd0;
-          loop_on <= loop_budget != 64'd0;
-          slice_on <= insn_limit != 32'd0;
-          exec_budget_m1 <= dec64(exec_budget);
-          insn_limit_m1 <= insn_limit - 32'd1;
-          instructions_m1 <= instructions - 32'd1;
           wd_armed <= 1'b0;
           wd_arms <= '0;
           loop_start <= '0;
@@ -1203,8 +1234,10 @@ module nnfab_seq (
         assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
         else $error("sequencer: executed an instruction that a boundary check stops");
       // The context's registered address increment is current wherever a
-      // context beat can be addressed (from S_CHECK's edge on).
-      if (state != S_IDLE && state != S_CHECK)
+      // context beat can be addressed (from S_CHECK's edge on). Both are
+      // registers of arg_clk, which stands from then to the next start:
+      // checked at the first edge it misses.
+      if (!u_arg_gate.en_q && u_arg_gate.was_on)
         assert (ctx_hi_p1 == ctx_addr[63:8] + 56'd1)
         else $error("sequencer: ctx_hi_p1 is not CTX_ADDR[63:8] + 1");
       // The registered checks equal the checks on the live counters, and the

@@ -247,8 +247,15 @@ module nnfab_tensor (
 
   logic any_zero, dst_ok, src_ok;
   assign any_zero = dim[0] == 32'd0 || dim[1] == 32'd0 || dim[2] == 32'd0 || dim[3] == 32'd0;
-  assign m_start = !abort && ((!m_pend && (state == T_DST || (state == T_SUFFIX && !any_zero && k != 2'd3))) ||
-      (state == T_TERM && ki != 3'd4) || (state == T_FC_MUL && ki < 3'd3));
+  // The multiplier's start without the abort term: a function of the
+  // control's registers alone, so a Verilated model computes it only when
+  // the control's clock ticks; `abort` follows the sequencer's state at
+  // every edge. public_flat_rd keeps Verilator from folding it back into
+  // m_start (the data ports' `held`, nnfab_data_port.sv).
+  logic m_next  /*verilator public_flat_rd*/;
+  assign m_next = (!m_pend && (state == T_DST || (state == T_SUFFIX && !any_zero && k != 2'd3))) ||
+      (state == T_TERM && ki != 3'd4) || (state == T_FC_MUL && ki < 3'd3);
+  assign m_start = !abort && m_next;
   assign m_flush = abort || state == T_IDLE;
 
   nnfab_check_mul u_mul (

@@ -125,8 +125,10 @@ module nnfab_sim_top (
   logic [63:0] sim_edges  /*verilator public_flat_rd*/ = 64'd0;
   always_ff @(posedge core_clk) sim_edges <= sim_edges + 64'd1;
 
-  // A failed assertion (sim/rtl_assert.cpp) ends a run of cycles at its edge.
-  import "DPI-C" function bit nnfab_sim_assertion_failed();
+  // A failed assertion ends a run of cycles at its edge: sim/rtl_assert.cpp's
+  // vl_stop marks the model's context as failed, which the block below reads
+  // in line ($c, inside the block so that it is read at each falling edge;
+  // a DPI import cost a call and a wrapper at every edge of a run).
   wire quiet = !m_axi_prog_arvalid && !m_axi_data_arvalid && !m_axi_data_awvalid && !m_axi_data_wvalid &&
                !m_axi_srcb_arvalid && !m_axi_dst_awvalid && !m_axi_dst_wvalid && !u_core.sim_idle;
   // A blocking assignment: Verilator then schedules this block with the
@@ -134,7 +136,7 @@ module nnfab_sim_top (
   // at once instead of after a scheduling round of its own.
   /* verilator lint_off BLKSEQ */
   always @(negedge core_clk) begin
-    if (sim_edges < sim_until && quiet && !nnfab_sim_assertion_failed()) again = !again;
+    if (sim_edges < sim_until && quiet && $c("Verilated::gotError()") == 0) again = !again;
   end
   /* verilator lint_on BLKSEQ */
 

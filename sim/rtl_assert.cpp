@@ -1,6 +1,5 @@
 #include "rtl_assert.h"
 
-#include <svdpi.h>
 #include <verilated.h>
 
 namespace {
@@ -18,10 +17,6 @@ void vl_stop(const char* filename, int linenum, const char* hier) VL_MT_UNSAFE {
     if (hier && hier[0]) firstFailure += std::string(" in ") + hier;
   }
 }
-
-// nnfab_sim_top.sv ends a run of quiet cycles at the edge whose assertion
-// failed, so that the harness reports the cycle it failed in.
-extern "C" svBit nnfab_sim_assertion_failed() { return Verilated::threadContextp()->gotError() ? 1 : 0; }
 
 namespace nnfab::sim {
 
