@@ -687,14 +687,16 @@ module nnfab_core (
   // stand still together in scalar code (a scalar load or store ticks the
   // control for its few cycles); the control slave, the trace ring and the
   // sequencer's arguments tick around host transactions, the start and the
-  // stop (and the ring with MODE.TRACE).
+  // stop (and the ring with MODE.TRACE), and so does the sequencer's
+  // divider in a scalar DIV (rare in a model's code).
   // Each member keeps its own enable (en_q) and its own proof; a group's
   // clock ticks when any member's enable is high (nnfab_sim_clock_gate's
   // GROUP).
   logic sim_ports_clk, sim_host_clk;
   assign sim_ports_clk = ap_clk & (u_port.u_gate.en_q || u_port_b.u_gate.en_q || u_port_w.u_gate.en_q ||
                                    u_tensor.u_tgate.en_q);
-  assign sim_host_clk = ap_clk & (u_ctrl.u_gate.en_q || u_trace.u_gate.en_q || u_seq.u_arg_gate.en_q);
+  assign sim_host_clk = ap_clk & (u_ctrl.u_gate.en_q || u_trace.u_gate.en_q || u_seq.u_arg_gate.en_q ||
+                                  u_seq.u_div_gate.en_q);
 
   // In the harness's model (sim/nnfab_sim_top.sv) sr_release, which every
   // unit's reset reads, ticks with the control slave's gated clock, which

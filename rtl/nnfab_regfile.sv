@@ -1,10 +1,13 @@
 // r0..r31 in flip-flops. The sequencer reads the operands of the NEXT
 // instruction a cycle ahead, for both of its fetched candidates (the
 // fall-through and the branch target, docs/rtl.md "Sequencer pipeline"):
-// two sets of three combinational read ports, `_a` and `_b`. Two write ports
-// (SWAP writes two registers), a bulk write of one context beat (16
-// registers) for RESUME, and a clear for a fresh start. r0 reads 0 and
-// ignores writes; `all` is r0..r31 for the context save and the RD read.
+// two sets of three combinational read ports, `_a` and `_b`, and a fourth
+// for the executing instruction's RD (`_d`: TENSOR's destination offset,
+// SWAP's old rd). Two write ports (SWAP writes two registers), a bulk write
+// of one context beat (16 registers) for RESUME, and a clear for a fresh
+// start. r0 reads 0 and ignores writes; `all` is r0..r31 for the context
+// save, current while `all_en` is high (in simulation only then; always
+// for synthesis).
 `include "nnfab_isa.svh"
 
 module nnfab_regfile (
@@ -14,6 +17,8 @@ module nnfab_regfile (
     input  logic [14:0]   ra_b,        // {rc, rb, ra} of candidate B
     output logic [95:0]   v_a,         // {c, b, a} of candidate A
     output logic [95:0]   v_b,
+    input  logic [4:0]    ra_d,
+    output logic [31:0]   v_d,
     input  logic          we0,
     input  logic [4:0]    wa0,
     input  logic [31:0]   wd0,
@@ -23,6 +28,7 @@ module nnfab_regfile (
     input  logic          bulk_we,     // registers 16*bulk_half .. +15 from bulk_data
     input  logic          bulk_half,
     input  logic [511:0]  bulk_data,
+    input  logic          all_en,
     output logic [1023:0] all          // r0..r31
 );
 `ifdef SYNTHESIS
@@ -33,6 +39,9 @@ module nnfab_regfile (
   logic [1023:32] regs;
 
   assign all = {regs, 32'd0};
+  assign v_d = all[{ra_d, 5'd0}+:32];
+  logic unused_all_en;
+  assign unused_all_en = all_en;
 
   // The six read ports in the fabric's mux shape (nnfab_mux32: 4 cells).
   generate
@@ -65,16 +74,25 @@ module nnfab_regfile (
   // clear or a bulk write wins over the write ports, port 1 over port 0.
   logic [31:0] rf[32];
 
+  // rf[0] is zero from the start and never written (every write below
+  // skips r0), so the read ports index the array without testing for r0.
+  initial rf[0] = 32'd0;
   generate
     for (genvar p = 0; p < 3; p++) begin : g_read
-      assign v_a[p*32+:32] = ra_a[p*5+:5] == 5'd0 ? 32'd0 : rf[ra_a[p*5+:5]];
-      assign v_b[p*32+:32] = ra_b[p*5+:5] == 5'd0 ? 32'd0 : rf[ra_b[p*5+:5]];
-    end
-    assign all[31:0] = 32'd0;
-    for (genvar r = 1; r < 32; r++) begin : g_all
-      assign all[r*32+:32] = rf[r];
+      assign v_a[p*32+:32] = rf[ra_a[p*5+:5]];
+      assign v_b[p*32+:32] = rf[ra_b[p*5+:5]];
     end
   endgenerate
+  assign v_d = rf[ra_d];
+  // `all` is copied from the array only while all_en is high (the context
+  // save): a continuous copy cost 31 word moves at every edge, for a value
+  // read in S_SAVE alone. Elsewhere it keeps its last value, which nothing
+  // reads (the pattern of the sequencer's ctx_image).
+  /* verilator lint_off LATCH */
+  always_comb begin
+    if (all_en) for (int r = 0; r < 32; r++) all[r*32+:32] = rf[r];
+  end
+  /* verilator lint_on LATCH */
 
   always_ff @(posedge clk) begin
     if (clear) begin

@@ -300,10 +300,23 @@ module nnfab_seq (
                         unused_rb_a, unused_rc_a, unused_fn_b, unused_rd_b, unused_ra_b, unused_rb_b, unused_rc_b,
                         unused_ty_a, unused_ty_b, unused_be_a, unused_be_b, insn_a[31:28], insn_b[31:28], rb, rc, d_k[33:32]};
 
+  // The context image (and the register file's `all` behind it) is built
+  // only in S_SAVE, the one state that reads it: a Verilated model skips an
+  // untaken `if`, so the 2,048 bits are not copied on every cycle
+  // (docs/sim.md "Evaluation gating"). For synthesis the gate is constant:
+  // the image is read only in S_SAVE anyway, and the hardware stays as it
+  // was timed.
+  logic save_gate;
+`ifdef SYNTHESIS
+  assign save_gate = 1'b1;
+`else
+  assign save_gate = state == S_SAVE;
+`endif
   logic rf_clear, rf_we0, rf_we1, rf_bulk_we, rf_bulk_half;
   logic [4:0] rf_wa0, rf_wa1;
   logic [31:0] rf_wd0, rf_wd1;
   logic [1023:0] rf_all;
+  logic [31:0] rf_dst;  // RD's value (the register file's fourth read port)
 
   logic [95:0] rfv_a, rfv_b;
   nnfab_regfile u_rf (
@@ -313,6 +326,8 @@ module nnfab_seq (
       .ra_b(insn_b[NNFAB_F_RA_LSB+:15]),
       .v_a(rfv_a),
       .v_b(rfv_b),
+      .ra_d(rd),
+      .v_d(rf_dst),
       .we0(rf_we0),
       .wa0(rf_wa0),
       .wd0(rf_wd0),
@@ -322,6 +337,7 @@ module nnfab_seq (
       .bulk_we(rf_bulk_we),
       .bulk_half(rf_bulk_half),
       .bulk_data(r_data),
+      .all_en(save_gate),
       .all(rf_all)
   );
 
@@ -338,8 +354,22 @@ module nnfab_seq (
 
   logic div_start, div_busy, div_done;
   logic [31:0] div_q;
+  // The divider's clock: clk for synthesis; in the harness's model a member
+  // of the host group's clock (nnfab_core.sv "Shared gated clocks"), so that
+  // its restoring step is not evaluated at every edge of scalar code. Its
+  // registers change only in reset, at a start and while busy (the proof
+  // is with the assertions below).
+  logic div_clk;
+  nnfab_sim_clock_gate #(
+      .GROUP(2)
+  ) u_div_gate (
+      .clk (clk),
+      .wake(div_start),
+      .busy(rst || div_busy),
+      .gclk(div_clk)
+  );
   nnfab_divider u_div (
-      .clk(clk),
+      .clk(div_clk),
       .rst(rst),
       .start(div_start),
       .a(va),
@@ -423,20 +453,12 @@ module nnfab_seq (
   // for both fetched candidates, so execute only compares ra with a
   // register (docs/rtl.md "Sequencer pipeline"). K <= DATA_SIZE - 1 fits
   // 32 bits when it is not negative.
-  logic [34:0] d_k, k_a, k_b, kw_a, kb_a, kw_b, kb_b;
-  assign kw_a = mem_lim_w - {3'd0, imm_a};
-  assign kb_a = mem_lim_b - {3'd0, imm_a};
-  assign kw_b = mem_lim_w - {3'd0, imm_b};
-  assign kb_b = mem_lim_b - {3'd0, imm_b};
-  assign k_a = pick35(flags_a[2], kw_a, kb_a);
-  assign k_b = pick35(flags_b[2], kw_b, kb_b);
+  logic [34:0] d_k;
   assign mem_ok = (!is_word || offset[1:0] == 2'b00) && !d_k[34] && va <= d_k[31:0];
   // DATA_ADDR (64-byte aligned) + ra + imm: decode adds imm to the low 34
   // bits of DATA_ADDR, execute adds ra; the high 30 bits by carry select
   // from a registered increment (the sum carries out at most once).
-  logic [34:0] d_base, base_a, base_b, addr_lo;
-  assign base_a = {1'b0, data_addr[33:0]} + {3'd0, imm_a};
-  assign base_b = {1'b0, data_addr[33:0]} + {3'd0, imm_b};
+  logic [34:0] d_base, addr_lo;
   assign addr_lo = {1'b0, d_base[33:0]} + {3'd0, va};
   assign abs_addr = {d_base[34] || addr_lo[34] ? data_addr_hi_p1 : data_addr[63:34], addr_lo[33:0]};
 
@@ -491,21 +513,38 @@ module nnfab_seq (
   nnfab_mux2 #(.W(64)) u_n_word (.s(sel_b), .a(insn_a), .b(insn_b), .y(n_word));
   nnfab_mux2 #(.W(1)) u_n_legal (.s(sel_b), .a(legal_a), .b(legal_b), .y(n_legal));
   nnfab_mux2 #(.W(9)) u_n_flags (.s(sel_b), .a(flags_a), .b(flags_b), .y(n_flags));
+`ifdef SYNTHESIS
+  // The region constants (K and DATA_ADDR + imm above) of both candidates.
+  logic [34:0] k_a, k_b, kw_a, kb_a, kw_b, kb_b, base_a, base_b;
+  assign kw_a = mem_lim_w - {3'd0, imm_a};
+  assign kb_a = mem_lim_b - {3'd0, imm_a};
+  assign kw_b = mem_lim_w - {3'd0, imm_b};
+  assign kb_b = mem_lim_b - {3'd0, imm_b};
+  assign k_a = pick35(flags_a[2], kw_a, kb_a);
+  assign k_b = pick35(flags_b[2], kw_b, kb_b);
+  assign base_a = {1'b0, data_addr[33:0]} + {3'd0, imm_a};
+  assign base_b = {1'b0, data_addr[33:0]} + {3'd0, imm_b};
   nnfab_mux2 #(.W(35)) u_n_k (.s(sel_b), .a(k_a), .b(k_b), .y(n_k));
   nnfab_mux2 #(.W(35)) u_n_base (.s(sel_b), .a(base_a), .b(base_b), .y(n_base));
+`else
+  // Simulation: the region constants of the chosen candidate alone, and
+  // only when it is a load or store. d_k and d_base are read behind is_ld
+  // or is_st alone (mem_ok, abs_addr), where the assertions check both
+  // against the plain arithmetic; the hardware's four 35-bit sums a cycle
+  // ahead cost a Verilated model every edge. Elsewhere they are zero.
+  logic [31:0] n_imm;
+  assign n_imm = sel_b ? imm_b : imm_a;
+  always_comb begin
+    n_k = '0;
+    n_base = '0;
+    if (n_flags[0] || n_flags[1]) begin
+      n_k = (n_flags[2] ? mem_lim_w : mem_lim_b) - {3'd0, n_imm};
+      n_base = {1'b0, data_addr[33:0]} + {3'd0, n_imm};
+    end
+  end
+`endif
 
   // ------------------------------------------------------ context image
-  // Built only in S_SAVE, the one state that reads it: a Verilated model
-  // skips an untaken `if`, so the 2,048 bits are not copied on every cycle
-  // (docs/sim.md "Evaluation gating"). For synthesis the gate is constant:
-  // the image is read only in S_SAVE anyway, and the hardware stays as it
-  // was timed.
-  logic save_gate;
-`ifdef SYNTHESIS
-  assign save_gate = 1'b1;
-`else
-  assign save_gate = state == S_SAVE;
-`endif
   // In simulation the zeros too are written only in S_SAVE (a default
   // before the `if` stored the 2,048 bits at every evaluation): the image
   // keeps its last value elsewhere, where nothing reads it.
@@ -541,9 +580,6 @@ module nnfab_seq (
   logic ctx_valid, ctx_r0_zero;
   assign ctx_valid = ctx_hdr_ok && ctx_r0_zero;
 
-  // RD as a fourth read port (TENSOR's destination offset, SWAP's old rd).
-  logic [31:0] rf_dst;
-  assign rf_dst = rf_all[{rd, 5'd0}+:32];
 
   // ------------------------------------------------------ operands
   // The operands of the next instruction are read while the current one
@@ -570,6 +606,25 @@ module nnfab_seq (
     else wd0_other = va;  // SWAP
   end
   logic [95:0] opnd_next;
+`ifndef SYNTHESIS
+  // Simulation: the same forwarding for the chosen candidate alone (its
+  // operand fields and register-file port), where the hardware checks
+  // both candidates a cycle ahead and lets the branch pick. The same
+  // value: port 1 (SWAP's rd) first, then port 0 (the ALU's result when
+  // it writes, wd0_any), then the register.
+  generate
+    for (genvar p = 0; p < 3; p++) begin : g_opnd
+      logic [4:0] x;
+      logic [31:0] rv;
+      logic use0, use1;
+      assign x = sel_b ? insn_b[NNFAB_F_RA_LSB+5*p+:5] : insn_a[NNFAB_F_RA_LSB+5*p+:5];
+      assign rv = sel_b ? rfv_b[p*32+:32] : rfv_a[p*32+:32];
+      assign use0 = fwd0_en && fwd0_addr == x && x != 5'd0;
+      assign use1 = fwd1_en && ra == x && x != 5'd0;
+      assign opnd_next[p*32+:32] = use1 ? rf_dst : use0 ? wd0_any : rv;
+    end
+  endgenerate
+`else
   generate
     for (genvar p = 0; p < 3; p++) begin : g_opnd
       logic [4:0] xa, xb;
@@ -591,6 +646,7 @@ module nnfab_seq (
       nnfab_mux2 #(.W(32)) u_opnd (.s(hit), .a(rest), .b(alu_y), .y(opnd_next[p*32+:32]));
     end
   endgenerate
+`endif
 
   // The context's beat addresses, CTX_ADDR + 64 * ctx_issued: the 2-bit sum
   // of bits 7:6 selects bits 63:8 or their increment. The increment
@@ -1277,5 +1333,14 @@ module nnfab_seq (
         else $error("sequencer: S_MEMFAULT without a load or store outside the region");
     end
   end
+  // The divider's gated clock (u_div_gate): at an edge it misses, no
+  // register of the divider would change had it ticked (no reset, no start,
+  // not busy: the branches of its always_ff). busy is a register of
+  // div_clk, checked at the first edge it misses.
+  always_ff @(posedge clk)
+    if (!u_div_gate.en_q) begin
+      assert (!rst && !div_start) else $error("sequencer: the divider's clock stopped at a start or a reset");
+      if (u_div_gate.was_on) assert (!div_busy) else $error("sequencer: the divider's clock stopped while it was busy");
+    end
 `endif
 endmodule

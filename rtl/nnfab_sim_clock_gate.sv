@@ -30,7 +30,7 @@ module nnfab_sim_clock_gate #(
     // The harness's model only (below): 0, a clock of the unit's own; 1 or 2,
     // the core's shared clock of that group (nnfab_core.sv "Shared gated
     // clocks"): 1 the three data ports and the tensor unit's control, 2 the
-    // control slave, the trace ring and the sequencer's arguments.
+    // control slave, the trace ring, the sequencer's arguments and divider.
     parameter int GROUP = 0
 ) (
     input  logic clk,
