@@ -363,14 +363,20 @@ module nnfab_ctrl_slave (
   // which it clocks too (nnfab_core.sv). Two edges past the last busy one
   // let the assertions' copies (a_b_wait, a_r_wait, a_rdata) catch up.
   logic c_clk;
+  // The enable's terms on the slave's own registers (a write half collected,
+  // a response held, a soft reset under way) as one signal, computed only
+  // when c_clk ticks (public_flat_rd keeps Verilator from folding it back
+  // into the enable, which reads the requests and the sequencer's start and
+  // stop at every edge: the data ports' `held`).
+  logic held  /*verilator public_flat_rd*/;
+  assign held = aw_got || w_got || bvalid || rvalid || soft_reset;
   nnfab_sim_clock_gate #(
       .DRAIN(8'd2),
       .GROUP(2)
   ) u_gate (
       .clk (clk),
       .wake(1'b0),
-      .busy(rst || awvalid || wvalid || arvalid || aw_got || w_got || bvalid || rvalid || start_accepted ||
-            core_done || soft_reset || soft_reset_done),
+      .busy(rst || awvalid || wvalid || arvalid || start_accepted || core_done || soft_reset_done || held),
       .gclk(c_clk)
   );
   // The proof: at every edge of clk that c_clk misses, no register of the

@@ -98,7 +98,11 @@ module nnfab_regfile (
     if (clear) begin
       for (int r = 1; r < 32; r++) rf[r] <= 32'd0;
     end else if (bulk_we) begin
-      for (int r = 1; r < 32; r++) if (bulk_half == (r >= 16)) rf[r] <= bulk_data[(r & 15)*32+:32];
+      // One loop per half, each under one condition: Verilator then commits
+      // each half behind one flag, as the clear, instead of one flag per
+      // register tested at every edge.
+      if (bulk_half) for (int r = 16; r < 32; r++) rf[r] <= bulk_data[(r-16)*32+:32];
+      else for (int r = 1; r < 16; r++) rf[r] <= bulk_data[r*32+:32];
     end else begin
       if (we0 && wa0 != 5'd0) rf[wa0] <= wd0;
       if (we1 && wa1 != 5'd0) rf[wa1] <= wd1;  // later: wins when both name one register

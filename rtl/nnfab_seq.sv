@@ -590,7 +590,12 @@ module nnfab_seq (
   logic [31:0] wd0_any, ld_data;
   logic [4:0] fwd0_addr;
   logic fwd0_en, fwd1_en;
-  assign ld_data = ld_byte ? {24'd0, r_data[{ld_lane, 3'd0}+:8]} : r_data[{ld_lane, 3'd0}+:32];
+  // The loaded word is aligned (a misaligned LDW faults in S_RUN and never
+  // waits here): the word of the beat at lane[5:2], and a byte of it for
+  // LDB. A 32-bit select of 16 words, not a shift of the 512-bit beat.
+  logic [31:0] ld_word;
+  assign ld_word = r_data[{ld_lane[5:2], 5'd0}+:32];
+  assign ld_data = ld_byte ? {24'd0, ld_word[{ld_lane[1:0], 3'd0}+:8]} : ld_word;
   assign fwd0_en = (state == S_RUN && d_wr) || state == S_LOAD_WAIT || state == S_DIV;
   assign fwd1_en = state == S_RUN && d_swap;
   assign fwd0_addr = state == S_LOAD_WAIT ? ld_rd : rd;
@@ -1328,6 +1333,8 @@ module nnfab_seq (
         else $error("ITERATIONS not monotonic");
       end
       if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+      if (state == S_LOAD_WAIT && !ld_byte) assert (ld_lane[1:0] == 2'd0)
+        else $error("sequencer: a word load waits for a beat at an unaligned lane");
       a_mem <= state == S_RUN && (is_ld || is_st) && !mem_ok;
       if (state == S_MEMFAULT) assert (a_state == S_RUN && a_mem)
         else $error("sequencer: S_MEMFAULT without a load or store outside the region");
