@@ -580,7 +580,6 @@ module nnfab_seq (
   logic ctx_valid, ctx_r0_zero;
   assign ctx_valid = ctx_hdr_ok && ctx_r0_zero;
 
-
   // ------------------------------------------------------ operands
   // The operands of the next instruction are read while the current one
   // executes, for both fetched candidates, and forwarded from what the
