@@ -1,7 +1,8 @@
 #include "backends/sim_backend.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <functional>
+#include <string>
 
 #include "sim_harness.h"
 
@@ -62,8 +63,9 @@ SimBackend::~SimBackend() {
   worker_.join();
 }
 
-void SimBackend::onWorker(Job job) {
+bool SimBackend::onWorker(Job job) {
   std::unique_lock<fabric::PiMutex> lock(mutex_);
+  if (!failure_.empty()) return false;
   const uint64_t ticket = ++posted_;
   jobs_.emplace_back(ticket, std::move(job));
   // Both hand-offs wake the other thread only after letting go of the lock
@@ -75,12 +77,41 @@ void SimBackend::onWorker(Job job) {
   handOffWait(finished_, epoch, callerSpinSkip_, kSpinBackoff);  // may end early: checked below
   lock.lock();
   fabric::waitLocked(finished_, lock, std::nullopt, [&] { return completed_ >= ticket; });
-  if (jobError_) {
-    std::exception_ptr e = jobError_;
-    jobError_ = nullptr;
-    std::rethrow_exception(e);
+  return failure_.empty();
+}
+
+void SimBackend::fail(const char* what) {
+  if (failure_.empty()) {
+    failure_ = std::string("sim: ") + what +
+               "; the sim device is out of use until the process ends (an RTL bug: docs/rtl.md \"Assertions\")";
+  }
+  running_ = false;
+  done_ = true;  // waitDone returns at once; CoreDriver then reads usable()
+  doneWake_.wake();
+}
+
+Status SimBackend::usable() const {
+  std::lock_guard<fabric::PiMutex> lock(mutex_);
+  return failure_.empty() ? Status::ok() : Status(ErrorStatus::DEVICE_UNAVAILABLE, failure_);
+}
+
+namespace {
+
+// Runs `step`; what it threw, or empty. A failed RTL assertion or AXI rule
+// (RtlAssertionError, AxiProtocolError) is an RTL bug: the device goes out
+// of use, and the process goes on.
+std::string caught(const std::function<void()>& step) {
+  try {
+    step();
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
   }
 }
+
+}  // namespace
 
 void SimBackend::observe(const sim::SimHarness& harness) {
   cycles_.store(harness.cycle());
@@ -110,16 +141,16 @@ void SimBackend::workerLoop() {
     if (!jobs_.empty()) {
       auto [ticket, job] = std::move(jobs_.front());
       jobs_.pop_front();
+      // A job queued before the device went out of use is not run.
+      const bool usable = failure_.empty();
       lock.unlock();
-      std::exception_ptr error;
-      try {
-        job(harness);
-      } catch (...) {
-        error = std::current_exception();
-      }
+      const std::string error = usable ? caught([&] { job(harness); }) : std::string();
       lock.lock();
-      jobError_ = error;
-      observe(harness);
+      if (!error.empty()) {
+        fail(error.c_str());
+      } else if (usable) {
+        observe(harness);
+      }
       completed_ = ticket;
       if (jobs_.empty() && !running_ && !shutdown_) {
         // Nothing else to do: sleep right after the wake-up, without taking
@@ -139,15 +170,13 @@ void SimBackend::workerLoop() {
     if (shutdown_) return;
     if (running_) {
       lock.unlock();
-      try {
-        harness.run(options_.batchCycles, /*untilIdle=*/true);
-      } catch (const std::exception& e) {
-        // An AXI protocol violation is a bug in the RTL: stop loudly.
-        std::fprintf(stderr, "sim backend: %s\n", e.what());
-        std::abort();
-      }
+      const std::string error = caught([&] { harness.run(options_.batchCycles, /*untilIdle=*/true); });
       lock.lock();
-      observe(harness);
+      if (!error.empty()) {
+        fail(error.c_str());
+      } else {
+        observe(harness);
+      }
       continue;
     }
     fabric::waitLocked(wake_, lock, std::nullopt, [this] { return shutdown_ || !jobs_.empty(); });
@@ -229,7 +258,7 @@ void SimBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
   for (const fabric::RegisterAccess& a : accesses) {
     controlWritten |= a.kind == fabric::RegisterAccess::Kind::WRITE && a.offset == isa::kRegAP_CTRL;
   }
-  onWorker([this, accesses, fault](sim::SimHarness& h) {
+  const bool ran = onWorker([this, accesses, fault](sim::SimHarness& h) {
     for (fabric::RegisterAccess& a : accesses) {
       if (a.kind == fabric::RegisterAccess::Kind::WRITE) {
         writeOnWorker(h, a.offset, a.value, fault);
@@ -238,6 +267,13 @@ void SimBackend::accessRegisters(std::span<fabric::RegisterAccess> accesses) {
       }
     }
   });
+  if (!ran) {
+    // Out of use: reads return 0, as a card that stopped answering does.
+    for (fabric::RegisterAccess& a : accesses) {
+      if (a.kind == fabric::RegisterAccess::Kind::READ) a.value = 0;
+    }
+    return;
+  }
   if (controlWritten) wake_.wake();
 }
 
@@ -264,11 +300,13 @@ fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
 }
 
 void SimBackend::reset() {
-  onWorker([this](sim::SimHarness& h) {
+  // A reset does not bring a device out of use back: its RTL broke a rule.
+  const bool ran = onWorker([this](sim::SimHarness& h) {
     h.reset();
     config_.fill(0);  // the slave's reset values
     traceAddr_.fill(0);
   });
+  if (!ran) return;
   std::lock_guard<fabric::PiMutex> lock(mutex_);
   done_ = false;
   fault_ = SimFault::NONE;

@@ -4,7 +4,10 @@
 // thread owns the model: it clocks it in batches while the core runs,
 // executes register accesses, resets and fault injections for the host
 // threads in between, and sleeps while the core is idle. Every result comes
-// from the RTL. docs/sim.md.
+// from the RTL. A failed RTL assertion or AXI rule (an RTL bug) puts the
+// device out of use for good: the run and every later one fail with
+// DEVICE_UNAVAILABLE and the assertion's place (usable()), and the process
+// goes on. docs/sim.md.
 #pragma once
 
 #include <array>
@@ -12,7 +15,6 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -81,6 +83,7 @@ class SimBackend final : public fabric::HostMemoryBackend {
   fabric::WaitOutcome waitDone(std::chrono::nanoseconds timeout) override;
   void wakeWaiter() override;
   void reset() override;  // ap_rst_n; memory survives
+  Status usable() const override;
 
   void injectFault(SimFault fault);
   // Every later access to the 64-byte beat at `address` gets SLVERR (until reset()).
@@ -96,10 +99,14 @@ class SimBackend final : public fabric::HostMemoryBackend {
  private:
   using Job = std::function<void(sim::SimHarness&)>;
 
-  // Runs `job` on the worker and waits for it; rethrows what it threw.
-  void onWorker(Job job);
+  // Runs `job` on the worker and waits for it; false when the device is
+  // out of use (the job was not run, or it failed the device).
+  bool onWorker(Job job);
   void workerLoop();
   void observe(const sim::SimHarness& harness);  // with mutex_ held
+  // Puts the device out of use for `what` (mutex_ held): the model is not
+  // clocked again, and a waitDone returns at once.
+  void fail(const char* what);
   // One register access on the worker (the transaction and its bookkeeping).
   void writeOnWorker(sim::SimHarness& harness, uint32_t offset, uint32_t value, SimFault fault);
   uint32_t readOnWorker(sim::SimHarness& harness, uint32_t offset);
@@ -137,7 +144,7 @@ class SimBackend final : public fabric::HostMemoryBackend {
   std::deque<std::pair<uint64_t, Job>> jobs_;
   uint64_t posted_ = 0;
   uint64_t completed_ = 0;
-  std::exception_ptr jobError_;
+  std::string failure_;  // why the device is out of use; empty while it is usable
   bool shutdown_ = false;
   bool running_ = false;    // the core is not idle
   bool done_ = false;  // AP_DONE as the host would read it

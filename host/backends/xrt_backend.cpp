@@ -443,6 +443,10 @@ fabric::WaitOutcome XrtBackend::waitDone(std::chrono::nanoseconds timeout) {
 
 void XrtBackend::wakeWaiter() { ++impl_->wakeups; }
 
+Status XrtBackend::usable() const {
+  return impl_->failed ? Status(ErrorStatus::DEVICE_UNAVAILABLE, kFailedMessage) : Status::ok();
+}
+
 void XrtBackend::reset() {
   // No ap_rst_n through XRT for one CU, and the register soft reset did not
   // complete: the core still owes AXI transactions its memory never answers.

@@ -98,6 +98,7 @@ class XrtBackend final : public fabric::FabricBackend {
   // hung until `xbutil reset` (docs/xrt.md); reset() records that, and every
   // later access reports the device as failed.
   void reset() override;
+  Status usable() const override;  // DEVICE_UNAVAILABLE once the card stopped answering
 
   // The card's name, the loaded xclbin's UUID and the windows' banks, for
   // `nnfab devices`.

@@ -125,6 +125,7 @@ Status CoreDriver::prepareTraceLocked() {
 
 Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits& limits) {
   std::lock_guard<PiMutex> lock(mutex_);
+  if (Status s = backend_.usable(); !s) return s;
   const steady_clock::time_point start = steady_clock::now();
   if (limits.deadline && *limits.deadline <= start) {
     return Status(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "the execution deadline passed before the run started");
@@ -219,6 +220,8 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   // the CPU from the thread running the core.
   std::optional<OrdinaryWhileWaiting> ordinary;
   while (backend_.waitDone(limits.pollInterval) != WaitOutcome::DONE) {
+    // A device out of use answers nothing: say why at once (no reset).
+    if (Status s = backend_.usable(); !s) return s;
     const steady_clock::time_point now = steady_clock::now();
     if (!ordinary && now - start >= kUrgentWait) ordinary.emplace();
     if (hostStop != HostStop::NONE) {
@@ -276,6 +279,7 @@ Result<RunReport> CoreDriver::run(const LoadedProgram& program, const RunLimits&
   }
 
   ordinary.reset();  // the stop is read and handed on urgently again
+  if (Status s = backend_.usable(); !s) return s;  // sim: an RTL assertion failed in the run
 
   RegisterBatch finish;
   finish.read(isa::kRegAP_CTRL);  // collect AP_DONE / AP_READY

@@ -103,6 +103,12 @@ class FabricBackend {
   virtual bool requestPreempt() { return false; }
   // Brings a hung or faulted core back to idle (ap_rst_n); memory survives.
   virtual void reset() = 0;
+  // OK while the device can run programs. A device that failed for good (a
+  // failed RTL assertion on sim, a card that stopped answering on xrt)
+  // says why, with DEVICE_UNAVAILABLE, from then on: its register reads
+  // return 0 and its writes are dropped, and CoreDriver fails every run
+  // with this status at once instead of waiting for its watchdog.
+  virtual Status usable() const { return Status::ok(); }
 };
 
 }  // namespace nnfab::fabric

@@ -94,6 +94,7 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
                           const ExecutionOptions& options, std::vector<Value>* outputs) {
   fabric::FabricBackend* device = backend();
   if (!device) return cpuMayRetry(Status(ErrorStatus::DEVICE_UNAVAILABLE, "the fabric backend is not available"));
+  if (Status s = device->usable(); !s) return cpuMayRetry(std::move(s));
   if (const uint64_t need = memoryNeed(program); need > device->memoryBytes()) {
     return cpuMayRetry(Status(ErrorStatus::RESOURCE_EXHAUSTED_PERSISTENT,
                               fmt::format("the program needs {} bytes of device memory, {} has {}", need,
@@ -193,7 +194,8 @@ StepRun FabricEngine::run(const compiler::Program& program, const std::vector<co
     if (options.priority == Priority::HIGH) fabric::latency_probe::mark(fabric::latency_probe::Mark::CORE_DONE);
     if (!report.isOk()) {
       Status status = std::move(report).takeStatus();
-      if (isMissedDeadline(status)) return done(finalStatus(std::move(status)));
+      // Out of use (it failed in this run): nothing to reset, no result.
+      if (isMissedDeadline(status) || !device->usable()) return done(finalStatus(std::move(status)));
       return done(deviceFault(*device, status, false));
     }
     if (!report->status.isOk()) {

@@ -371,6 +371,14 @@ TEST(XrtEmuHang, TheHostWatchdogEndsTheRunAndTheCardIsReportedFailed) {
   const auto more = emu().allocate(4096);
   EXPECT_EQ(more.status().code(), ErrorStatus::DEVICE_UNAVAILABLE);
   EXPECT_NE(more.status().message().find("xbutil reset"), std::string::npos);
+  // The next run fails at once with the same advice (FabricBackend::usable),
+  // not after another hang timeout.
+  const auto again = std::chrono::steady_clock::now();
+  Result<RunReport> next = driver.run(p->loaded(), limits);
+  EXPECT_LT(std::chrono::steady_clock::now() - again, limits.hangTimeout);
+  ASSERT_FALSE(next.isOk());
+  EXPECT_EQ(next.status().code(), ErrorStatus::DEVICE_UNAVAILABLE);
+  EXPECT_NE(next.status().message().find("xbutil reset"), std::string::npos) << next.status().message();
 }
 
 // ---- models through the xrt-emu device --------------------------------
