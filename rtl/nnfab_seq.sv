@@ -1278,21 +1278,22 @@ module nnfab_seq (
   // boundary check passed (the decoder's legality rules included); an expired
   // budget stops the core at the boundary; the counters only grow while a
   // program runs, CYCLES by at most one per clock.
+  // The state's checks sit in one case on it (one jump in the Verilated
+  // model instead of a test of the state per assertion), and a_counting is
+  // a register, taken at the edge from the state it follows.
   state_t a_state;
   logic [63:0] a_cycles, a_iterations, a_instret;
   logic a_counting, a_mem;
-  assign a_counting = a_state == S_LOAD || a_state == S_RUN || a_state == S_LOAD_WAIT || a_state == S_DIV;
   always_ff @(posedge clk) begin
     if (rst) begin
       a_state <= S_IDLE;
+      a_counting <= 1'b0;
     end else begin
       a_state <= state;
       a_cycles <= cycles;
       a_iterations <= iterations;
       a_instret <= instret;
-      if (state == S_RUN && count_cycle)
-        assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
-        else $error("sequencer: executed an instruction that a boundary check stops");
+      a_counting <= state == S_LOAD || state == S_RUN || state == S_LOAD_WAIT || state == S_DIV;
       // The context's registered address increment is current wherever a
       // context beat can be addressed (from S_CHECK's edge on). Both are
       // registers of arg_clk, which stands from then to the next start:
@@ -1300,43 +1301,54 @@ module nnfab_seq (
       if (!u_arg_gate.en_q && u_arg_gate.was_on)
         assert (ctx_hi_p1 == ctx_addr[63:8] + 56'd1)
         else $error("sequencer: ctx_hi_p1 is not CTX_ADDR[63:8] + 1");
-      // The registered checks equal the checks on the live counters, and the
-      // carry-save region check and address equal the plain arithmetic.
-      if (state == S_RUN && (is_ld || is_st)) begin
-        assert (mem_ok == ((!is_word || offset[1:0] == 2'b00) &&
-                           {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, a_end}))
-        else $error("sequencer: carry-save region check differs from offset + bytes <= end of window A");
-        assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
-        else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
-      end
       if (count_cycle)
         assert (le_lo_max == (loop_elapsed[31:0] == 32'hFFFF_FFFF))
         else $error("sequencer: registered carry of loop_elapsed's low word is stale");
-      if (state == S_RUN) begin
-        assert (loop_elapsed == cycles - loop_start) else $error("sequencer: loop_elapsed != CYCLES - LOOP_START");
-        assert (exec_expired == (exec_budget != 64'd0 && cycles >= exec_budget))
-        else $error("sequencer: registered EXEC_BUDGET check differs from the live one");
-        assert (loop_expired == (wd_armed && loop_budget != 64'd0 && cycles - loop_start > loop_budget))
-        else $error("sequencer: registered LOOP_BUDGET check differs from the live one");
-        assert (slice_end == (insn_limit != 32'd0 && retired >= insn_limit))
-        else $error("sequencer: registered INSN_LIMIT check differs from the live one");
-      end
-      if (state == S_RUN && (loop_expired || exec_expired))
-        assert (stop || bus_error) else $error("sequencer: budget expired without a stop");
       if (retire) assert (!stop || (cls == NNFAB_CLASS_CTRL && fn == NNFAB_OP_HALT))
         else $error("sequencer: retired and stopped in one cycle");
+      // The counters (a_counting: the last edge's state counted): +0 or +1
+      // per clock, as a wrapping difference.
       if (a_counting) begin
-        assert (cycles == a_cycles || cycles == a_cycles + 64'd1) else $error("CYCLES not monotonic (+0/+1 per clock)");
-        assert (instret == a_instret || instret == a_instret + 64'd1) else $error("INSTRET not monotonic");
-        assert (iterations == a_iterations || iterations == a_iterations + 64'd1)
-        else $error("ITERATIONS not monotonic");
+        assert (cycles - a_cycles <= 64'd1) else $error("CYCLES not monotonic (+0/+1 per clock)");
+        assert (instret - a_instret <= 64'd1) else $error("INSTRET not monotonic");
+        assert (iterations - a_iterations <= 64'd1) else $error("ITERATIONS not monotonic");
       end
-      if (state == S_TENSOR) assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
-      if (state == S_LOAD_WAIT && !ld_byte) assert (ld_lane[1:0] == 2'd0)
-        else $error("sequencer: a word load waits for a beat at an unaligned lane");
-      a_mem <= state == S_RUN && (is_ld || is_st) && !mem_ok;
-      if (state == S_MEMFAULT) assert (a_state == S_RUN && a_mem)
+      case (state)
+        S_RUN: begin
+          if (count_cycle)
+            assert (legal && !pc_out && !loop_expired && !exec_expired && !preempt && !slice_end && !bus_error)
+            else $error("sequencer: executed an instruction that a boundary check stops");
+          // The registered checks equal the checks on the live counters,
+          // and the carry-save region check and address equal the plain
+          // arithmetic.
+          if (is_ld || is_st) begin
+            assert (mem_ok == ((!is_word || offset[1:0] == 2'b00) &&
+                               {2'b00, va} + {2'b00, imm} + (is_word ? 34'd4 : 34'd1) <= {2'b00, a_end}))
+            else $error("sequencer: carry-save region check differs from offset + bytes <= end of window A");
+            assert (abs_addr == data_addr + {31'd0, {1'b0, va} + {1'b0, imm}})
+            else $error("sequencer: carry-save address differs from DATA_ADDR + ra + imm");
+          end
+          assert (loop_elapsed == cycles - loop_start) else $error("sequencer: loop_elapsed != CYCLES - LOOP_START");
+          assert (exec_expired == (exec_budget != 64'd0 && cycles >= exec_budget))
+          else $error("sequencer: registered EXEC_BUDGET check differs from the live one");
+          assert (loop_expired == (wd_armed && loop_budget != 64'd0 && cycles - loop_start > loop_budget))
+          else $error("sequencer: registered LOOP_BUDGET check differs from the live one");
+          assert (slice_end == (insn_limit != 32'd0 && retired >= insn_limit))
+          else $error("sequencer: registered INSN_LIMIT check differs from the live one");
+          if (loop_expired || exec_expired)
+            assert (stop || bus_error) else $error("sequencer: budget expired without a stop");
+          a_mem <= (is_ld || is_st) && !mem_ok;
+        end
+        S_TENSOR: assert (instret == a_instret) else $error("INSTRET changed inside TENSOR");
+        S_LOAD_WAIT:
+        if (!ld_byte)
+          assert (ld_lane[1:0] == 2'd0) else $error("sequencer: a word load waits for a beat at an unaligned lane");
+        // a_mem is from the last S_RUN edge: the one before this when a_state is S_RUN.
+        S_MEMFAULT:
+        assert (a_state == S_RUN && a_mem)
         else $error("sequencer: S_MEMFAULT without a load or store outside the region");
+        default: ;
+      endcase
     end
   end
   // The divider's gated clock (u_div_gate): at an edge it misses, no

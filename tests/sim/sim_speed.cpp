@@ -44,7 +44,15 @@ void measure(const char* what, const std::vector<uint64_t>& code, const std::vec
   const uint64_t before = backend.simulatedCycles();
   const auto start = std::chrono::steady_clock::now();
   const double cpuStart = cpuSeconds();
-  Result<RunReport> r = driver.run(p->loaded(), {});
+  // The driver's progress polls are register transactions clocked through
+  // the RTL, a few per poll interval of wall time: under valgrind
+  // (scripts/sim_instructions.sh), 50 times slower, the default 1 ms would
+  // make them a share of the loop's cycles that depends on the machine.
+  // One poll per second keeps them out of the count.
+  RunLimits limits;
+  limits.pollInterval = std::chrono::seconds(1);
+  limits.hangTimeout = std::chrono::seconds(60);
+  Result<RunReport> r = driver.run(p->loaded(), limits);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = cpuSeconds() - cpuStart;
   const uint64_t cycles = backend.simulatedCycles() - before;
