@@ -1,5 +1,7 @@
 // How fast the device simulates: device cycles per second of wall time of the
-// device run (CoreDriver's run, the counter loop at n2). On sim the cycles are
+// device run (CoreDriver's run, the counter loop at n2), the fastest of a few
+// runs (each on a device opened for it) as for the ratio below: one run's
+// figure swings with the machine's moment. On sim the cycles are
 // the ap_clk cycles the simulation advanced; on hls, the cycle model's CYCLES.
 // When the build has both, the same counter loop runs on sim and hls for the
 // ratio of their times: each run repeated and the fastest kept, in wall time
@@ -80,7 +82,8 @@ bool built(const std::string& name) {
 
 Status runCosimGroup(const Context& context, Report& report) {
   const uint32_t n = context.sizes.loopN2;
-  auto speed = counterLoopSpeed(context, context.device, n);
+  const int runs = context.quick ? 1 : kSimRepetitions;
+  auto speed = bestSpeed(context, context.device, n, runs);
   if (!speed.isOk()) return std::move(speed).takeStatus();
   const bool cycleAccurate = speed->cycleAccurate;
   report
@@ -90,12 +93,12 @@ Status runCosimGroup(const Context& context, Report& report) {
       .with({{"model", "counter_loop"}, {"n", n}});
   report
       .add("cosim.device_cycles_per_second", "cycles/s", speed->cycles / speed->seconds,
-           "device cycles / wall time of CoreDriver's run")
-      .with({{"model", "counter_loop"}, {"n", n}});
+           "device cycles / the least wall time of CoreDriver's run")
+      .with({{"model", "counter_loop"}, {"n", n}, {"runs", runs}});
   Metric& perCpu = report
                        .add("cosim.device_cycles_per_cpu_second", "cycles/s", speed->cycles / speed->cpuSeconds,
-                            "device cycles / CPU time of the process over compile, load, run and readback")
-                       .with({{"model", "counter_loop"}, {"n", n}});
+                            "device cycles / the least CPU time of the process over compile, load, run and readback")
+                       .with({{"model", "counter_loop"}, {"n", n}, {"runs", runs}});
   if (context.device == "sim") perCpu.against(atLeast(kTargetSimCyclesPerSecond));
 
   if (built("sim") && built("hls")) {
