@@ -105,7 +105,8 @@ std::string caught(const std::function<void()>& step) {
     step();
     return {};
   } catch (const std::exception& e) {
-    return e.what();
+    const char* what = e.what();
+    return what != nullptr && what[0] != '\0' ? what : "an exception with no message";
   } catch (...) {
     return "an exception that is not a std::exception";
   }
