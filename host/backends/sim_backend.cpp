@@ -140,7 +140,10 @@ void SimBackend::workerLoop() {
   observe(harness);
   for (;;) {
     if (!jobs_.empty()) {
-      auto [ticket, job] = std::move(jobs_.front());
+      // Named members rather than a structured binding: clang 14 (the fuzz
+      // preset's compiler) cannot capture a binding in the lambda below.
+      const uint64_t ticket = jobs_.front().first;
+      Job job = std::move(jobs_.front().second);
       jobs_.pop_front();
       // A job queued before the device went out of use is not run.
       const bool usable = failure_.empty();
