@@ -421,7 +421,10 @@ void SubgraphGen::emitArithmetic(OperandType type) {
   Value b = anyValue(type);
   if (op == OperationType::DIV && type == I32 && rng_.percent(30)) {
     // The divisors nnfab defines specially: 0 and -1 (with INT32_MIN).
-    b = constantInt32(m_.subshapeOf(m_.shape), rng_.percent(50) ? 0 : -1);
+    // Draws in the order g++ evaluated the call's arguments before they
+    // were sequenced (the seeds keep their models).
+    const int32_t divisor = rng_.percent(50) ? 0 : -1;
+    b = constantInt32(m_.subshapeOf(m_.shape), divisor);
   }
   // A fused activation (NONE, RELU, RELU1, RELU6) on FLOAT32 with edges.
   const bool fused = type == F32 && m_.opt.floatEdges && op != OperationType::MAXIMUM &&
@@ -476,7 +479,9 @@ void SubgraphGen::emitComparison(OperandType type) {
   static const std::vector<OperationType> kOps = {OperationType::EQUAL,      OperationType::NOT_EQUAL,
                                                   OperationType::LESS,       OperationType::LESS_EQUAL,
                                                   OperationType::GREATER,    OperationType::GREATER_EQUAL};
-  emit(rng_.pick(kOps), {anyValue(type), anyValue(type)}, B8);
+  const Value a = anyValue(type);
+  const Value b = anyValue(type);
+  emit(rng_.pick(kOps), {a, b}, B8);
 }
 
 // SELECT does not broadcast: mask and both values share one shape.
@@ -519,7 +524,9 @@ Value SubgraphGen::scalarCondition() {
       }
       return constant(I32, {1});
     };
-    return emit(rng_.pick(kOps), {scalar(), scalar()}, B8);
+    const Value a = scalar();
+    const Value b = scalar();
+    return emit(rng_.pick(kOps), {a, b}, B8);
   }
   return constant(B8, {1});
 }

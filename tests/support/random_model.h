@@ -15,6 +15,11 @@
 // mapping. std::uniform_int_distribution is not used because its mapping is
 // implementation-defined (libstdc++ and libc++ give different values), which
 // would make a failing seed irreproducible on another standard library.
+// Nor may two arguments of one call both draw: the compiler picks the order
+// in which it evaluates arguments (g++ and clang++ differ), so such a call
+// gives two models for one seed. Draw into locals first, in the order g++
+// had chosen, so every seed keeps the model it had; a braced list's elements
+// are evaluated in order and may each draw.
 #pragma once
 
 #include <cstdint>
