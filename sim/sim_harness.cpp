@@ -76,6 +76,12 @@ struct SimHarness::Impl {
     // A failed assertion must not abort the process: vl_stop (rtl_assert.cpp)
     // records it and tick() throws.
     context->fatalOnError(false);
+    // One simulation thread, this one. Verilator 5.006's context defaults to
+    // one per hardware thread and, when the model joins it, starts a pool of
+    // all but one of them; the model is Verilated single-threaded, so they
+    // would only idle (63 per sim device on a 64-core host), and their start
+    // races with another context's creation in Verilator's runtime (TSan).
+    context->threads(1);
     if (!config.traceFile.empty()) context->traceEverOn(true);
     top = std::make_unique<Vnnfab_core>(context.get(), "nnfab_core");
     if (!config.traceFile.empty()) {

@@ -33,9 +33,22 @@ struct LiteWires {
   sc_signal<uint32_t> awaddr, wdata, wstrb, bresp, araddr, rdata, rresp;
 };
 
+// Verilator's default context, which the SystemC model joins, with one
+// simulation thread (SystemC's): left at its default, one per hardware
+// thread, it would start a pool of idle workers for this single-threaded
+// model, as sim_harness.cpp explains. Set before the first model joins the
+// context; later platforms find it set.
+struct OneVerilatorThread {
+  OneVerilatorThread() {
+    VerilatedContext* context = Verilated::threadContextp();
+    if (context->threads() != 1) context->threads(1);
+  }
+};
+
 }  // namespace
 
 struct Platform::Parts {
+  OneVerilatorThread oneThread;  // before `core`
   sc_core::sc_clock clock;
   sc_signal<bool> rst_n, interrupt;
   ReadWires prog, dataRead, srcbRead;

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "unit_context.h"
 #include "Vnnfab_alu.h"
 #include "Vnnfab_alu8.h"
 #include "Vnnfab_alu_decoded.h"
@@ -32,7 +33,7 @@ const std::vector<uint32_t>& edgeValues() {
 // `onehot` (1 << fn), the others as `fn`.
 template <typename Model, bool kDecoded = false>
 struct Alu {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Model model{&context};
   uint32_t operator()(uint32_t fn, uint32_t a, uint32_t b, uint32_t c) {
     model.fn = kDecoded ? 0 : fn;
@@ -46,7 +47,7 @@ struct Alu {
 };
 
 struct Divider {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_divider model{&context};
   Divider() {
     model.rst = 1;

@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 
+#include "unit_context.h"
 #include "Vnnfab_ctrl_slave.h"
 #include "rtl_assert.h"
 #include "nnfab_isa.h"
@@ -67,7 +68,7 @@ uint32_t merge(uint32_t old, uint32_t value, uint32_t strb) {
 }
 
 struct Bench {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_ctrl_slave dut{&context};
   std::mt19937 rng;
   RegisterModel model;

@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 
+#include "unit_context.h"
 #include "Vnnfab_data_port.h"
 #include "rtl_assert.h"
 
@@ -40,7 +41,7 @@ struct WriteReq {
 };
 
 struct PortBench {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_data_port dut{&context};
   std::mt19937 rng;
   std::map<std::string, int> hits;

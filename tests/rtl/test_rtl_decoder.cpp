@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 
+#include "unit_context.h"
 #include "Vnnfab_decoder.h"
 #include "Vnnfab_decoder_rules.h"
 #include "nnfab_isa.h"
@@ -18,7 +19,7 @@ namespace {
 
 template <typename Model>
 struct Decoder {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Model model{&context};
   // {legal, cls, fn, rd, ra, rb, rc, ty, backedge} and imm of one word.
   uint64_t operator()(uint64_t word) {

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "unit_context.h"
 #include "Vnnfab_fp_add.h"
 #include "Vnnfab_fp_cmp.h"
 #include "Vnnfab_fp_cvt.h"
@@ -205,7 +206,7 @@ Op randomPair(std::mt19937& rng, int scale) {
 // and only then.
 template <class Model, class Set>
 std::vector<uint32_t> runPipeline(const std::vector<Op>& ops, int latency, Set set) {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Model m{&context};
   auto tick = [&] {
     m.clk = 0;
@@ -246,7 +247,7 @@ std::vector<uint32_t> runPipeline(const std::vector<Op>& ops, int latency, Set s
 // change nor delay a result.
 template <class Model, class Set>
 std::vector<uint32_t> runPipelineWithBubbles(const std::vector<Op>& ops, int latency, Set set, uint32_t seed) {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Model m{&context};
   auto tick = [&] {
     m.clk = 0;
@@ -671,7 +672,7 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
     j.act = rng() % 4;
     terms += long(n) + 1;
   }
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_fp_fc_lane m{&context};
   // The slot count the FC engine keeps for its lanes: free-running mod 8,
   // 0 after a reset.

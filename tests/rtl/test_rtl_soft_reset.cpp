@@ -15,6 +15,7 @@
 #include <deque>
 #include <string>
 
+#include "unit_context.h"
 #include "Vnnfab_ctrl_slave.h"
 #include "Vnnfab_data_port.h"
 #include "nnfab_isa.h"
@@ -28,7 +29,7 @@ namespace isa = nnfab::isa;
 // ------------------------------------------------------------ ctrl slave
 
 struct Slave {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_ctrl_slave dut{&context};
   Slave() {
     context.fatalOnError(false);  // a failed assertion fails the test
@@ -142,7 +143,7 @@ TEST(RtlSoftReset, RegistersWhileAndAfterTheReset) {
 // ------------------------------------------------------------- data port
 
 struct Port {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_data_port dut{&context};
   int cycle = 0;
   Port() {

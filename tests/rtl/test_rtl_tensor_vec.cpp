@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "unit_context.h"
 #include "Vnnfab_tensor_vec.h"
 #include "axi_memory.h"
 #include "hls/tensor_test_util.h"
@@ -37,7 +38,7 @@ using sim::kBeatWords;
 constexpr uint64_t kMemoryBytes = 256 * 1024;
 
 struct VecBench {
-  VerilatedContext context;
+  nnfab::rtl_test::UnitContext context;
   Vnnfab_tensor_vec dut{&context};
   std::vector<uint8_t> memory = std::vector<uint8_t>(kMemoryBytes);
   AxiMemory::BeatMap map = [this](uint64_t a) -> uint8_t* {

@@ -1,4 +1,7 @@
 // First light: registers through AXI4-Lite, the counter loop of docs/isa.md.
+#include <filesystem>
+#include <iterator>
+
 #include "fabric/registers.h"
 #include "sim/sim_test_util.h"
 
@@ -11,6 +14,22 @@ TEST(SimSmoke, IdAndVersionThroughAxiLite) {
   EXPECT_EQ(backend.readRegister(isa::kRegISA_VERSION), isa::kIsaVersion);
   EXPECT_EQ(backend.readRegister(isa::kRegAP_CTRL) & isa::kAP_IDLE, isa::kAP_IDLE);
   EXPECT_GT(backend.simulatedCycles(), 0u);
+}
+
+// Threads of this process now (Linux: one entry per thread in /proc/self/task).
+size_t threadCount() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                                           std::filesystem::directory_iterator()));
+}
+
+// A sim device starts one thread, its worker. Verilator 5.006's context
+// would start a pool of hardware_concurrency() - 1 more for every model,
+// all idle (the model is single-threaded); the harness asks for none.
+TEST(SimSmoke, ADeviceStartsOnlyItsWorkerThread) {
+  const size_t before = threadCount();
+  SimBackend backend(smallSim());
+  EXPECT_EQ(backend.readRegister(isa::kRegID), isa::kCORE_ID);  // the worker has made the model
+  EXPECT_EQ(threadCount(), before + 1);
 }
 
 // Issue 15: a configuration register write that would store the value the
