@@ -176,7 +176,8 @@ int Execution::complete(ExecutionResult result, std::optional<uint64_t> fencedDr
         rc = ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
         continue;
       }
-      std::memcpy(arg.data, value.data.data(), value.data.size());
+      // An empty result's data() may be null, which memcpy must not get.
+      if (!value.data.empty()) std::memcpy(arg.data, value.data.data(), value.data.size());
     }
   }
   // Device memory written by the run is initialized exactly when it succeeded.

@@ -76,7 +76,8 @@ struct HarnessBench {
   // Loads the program and `image` (at kBenchData) and starts the core.
   void start(const Asm& a, const std::vector<uint8_t>& image, uint64_t dataBytes) {
     std::memcpy(memory.data(), a.code.data(), a.code.size() * sizeof(uint64_t));
-    std::memcpy(memory.data() + kBenchData, image.data(), image.size());
+    // An empty image's data() may be null, which memcpy must not get (UBSan).
+    if (!image.empty()) std::memcpy(memory.data() + kBenchData, image.data(), image.size());
     write64(isa::kRegPROG_ADDR, 0);
     harness.writeRegister(isa::kRegPROG_SIZE, static_cast<uint32_t>(a.code.size() * sizeof(uint64_t)));
     write64(isa::kRegDATA_ADDR, kBenchData);
