@@ -40,9 +40,11 @@ class BenchCli : public nnfab::test::CliFixture {
   }
 
   // A quick run on hls whose JSON the test reads.
-  Json quickRun(const std::string& extra = "") {
+  Json quickRun(const std::string& extra = "") { return run("--quick --device hls " + extra); }
+
+  Json run(const std::string& args) {
     const std::string file = (dir_ / "bench.json").string();
-    const CliOutcome o = nnfab("bench --quick --device hls --json " + file + " " + extra);
+    const CliOutcome o = nnfab("bench --json " + file + " " + args);
     EXPECT_EQ(o.exitCode, 0) << o.err << o.out;
     last_ = o;
     const std::string text = nnfab::test::slurpFile(file);
@@ -177,6 +179,25 @@ TEST_F(BenchCli, QuickRunHasEveryMetricWithItsUnit) {
   EXPECT_NE(last_.out.find("METRIC"), std::string::npos);
   EXPECT_NE(last_.out.find("counter_loop.marginal_cycles_per_iteration"), std::string::npos);
   EXPECT_NE(last_.err.find("nnfab bench: counter_loop n=1000 on hls"), std::string::npos) << last_.err;
+}
+
+// Without --quick the cosim group runs the counter loop five times and
+// reports the slowest run's speed beside the fastest's (the spread says
+// whether the machine's own speed moved); a quick run has one run and no
+// spread (QuickRunHasEveryMetricWithItsUnit counts its metrics).
+TEST_F(BenchCli, CosimReportsItsSlowestRunBesideItsFastest) {
+  const Json j = run("--device hls --only cosim");
+  const Json& fastest = metric(j, "cosim.device_cycles_per_cpu_second");
+  const Json& slowest = metric(j, "cosim.device_cycles_per_cpu_second_slowest");
+  ASSERT_FALSE(fastest.is_null());
+  ASSERT_FALSE(slowest.is_null());
+  EXPECT_EQ(slowest["unit"], "cycles/s");
+  EXPECT_GT(slowest["value"].get<double>(), 0.0);
+  EXPECT_LE(slowest["value"].get<double>(), fastest["value"].get<double>());
+  EXPECT_EQ(slowest["params"]["runs"], 5);
+  EXPECT_EQ(slowest["params"]["n"], fastest["params"]["n"]);
+  EXPECT_TRUE(slowest["target"].is_null());
+  EXPECT_FALSE(quickRun("--only cosim")["metrics"].contains("cosim.device_cycles_per_cpu_second_slowest"));
 }
 
 // The fabric step is held against issue 12's 5 us on hls (whether a loaded
