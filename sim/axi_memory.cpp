@@ -88,6 +88,17 @@ void AxiMemory::drive(uint64_t cycle, AxiSlaveOut& out) {
   }
 }
 
+uint64_t AxiMemory::quietUntil(uint64_t cycle) const {
+  if (hung_ || pendingAr_ || pendingAw_) return cycle;
+  // An edge leaves no W beat and accepted AW together (applyWrites pairs
+  // them), so without a VALID nothing is written either.
+  uint64_t until = kNever;
+  if (cycle < nextWriteBeat_) until = nextWriteBeat_;  // WREADY rises then
+  if (!reads_.empty()) until = std::min(until, std::max(reads_.front().readyCycle, nextReadBeat_));
+  if (!responses_.empty()) until = std::min(until, responses_.front().readyCycle);
+  return std::max(until, cycle);
+}
+
 void AxiMemory::edge(uint64_t cycle, const AxiMasterOut& m, const AxiSlaveOut& s) {
   // VALID must stay up, with the same payload, until it is accepted.
   if (pendingAr_ && (!m.arvalid || m.araddr != pendingAr_->araddr || m.arlen != pendingAr_->arlen)) {

@@ -115,6 +115,16 @@ class AxiMemory {
   bool quiet(uint64_t cycle) const {
     return idle() && !hung_ && !pendingAr_ && !pendingAw_ && cycle >= nextWriteBeat_ && cycle >= nextReadBeat_;
   }
+  // With work in flight, the first cycle after `cycle` from which drive()
+  // may give other outputs than at `cycle` (a read's first or next beat, a
+  // write response, the end of a beat interval), provided the master raises
+  // no VALID until then: in between nothing is offered to the master (no
+  // RVALID, no BVALID), every READY stays as it is, and edge() changes
+  // nothing, so a harness may clock those cycles without drive() and
+  // edge(). `cycle` itself when drive() offers something now (or a VALID
+  // is held waiting, or the memory hangs); kNever when quiet(cycle).
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  uint64_t quietUntil(uint64_t cycle) const;
 
  private:
   struct Burst {

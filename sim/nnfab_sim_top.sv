@@ -20,12 +20,15 @@
 //
 // Runs of quiet cycles (docs/sim.md "Runs of quiet cycles"): while the
 // core runs and raises no VALID on any master, a cycle asks nothing of the
-// harness (its memories are quiet, nothing to drive, nothing to take). So
+// harness while its memories offer nothing (idle, or waiting out a read's
+// latency or a write response's: nothing to drive, nothing to take). So
 // the top may clock the core again inside the same eval(): after each edge,
 // at the falling edge, `again` toggles and core_clk rises once more, as long
 // as sim_edges (the edges so far) is below sim_until, the core is not idle,
 // no master raises a VALID and no assertion has failed. The harness sets
-// sim_until only when the cycle it starts is quiet as well; every edge sees
+// sim_until only when the cycle it starts is quiet as well, and no later
+// than the first cycle in which a memory may offer something (a read's
+// beat, a write response: AxiMemory::quietUntil); every edge sees
 // the same inputs it would see one eval() at a time, so the cycles are the
 // same cycles. Retired instructions are counted here, by opcode, for the
 // harness's coverage, as no eval() boundary falls between them.

@@ -265,11 +265,13 @@ struct SimHarness::Impl {
   // (nnfab_sim_top.sv); then the memory models take the handshakes.
   //
   // Up to `limit` cycles when this one is quiet (docs/sim.md "Runs of quiet
-  // cycles"): every memory quiet, no VALID raised to them, no AXI4-Lite
-  // transaction, the core running, no tap, trace or settle check. Then the
-  // top clocks the core again inside the same eval() while the cycles stay
-  // quiet; each cycle sees the inputs this one has (a quiet memory drives
-  // the same outputs until a VALID arrives). Returns the cycles clocked.
+  // cycles"): no VALID raised to any memory, no AXI4-Lite transaction, the
+  // core running, no tap, trace or settle check, and no memory offering
+  // anything before the run's end (a quiet one drives the same outputs until
+  // a VALID arrives; one with work in flight until its next beat or response:
+  // AxiMemory::quietUntil). Then the top clocks the core again inside the
+  // same eval() while the cycles stay quiet; each cycle sees the inputs this
+  // one has. Returns the cycles clocked.
   uint64_t tick(uint64_t limit = 1) {
     const bool pQuiet = prog.quiet(cycle), dQuiet = data.quiet(cycle);
     if (!pQuiet || !progQuiet) {
@@ -335,10 +337,21 @@ struct SimHarness::Impl {
     } else {
       dstOut(wm);
     }
-    const bool quietRun = limit > 1 && pSkip && dSkip && bSkip && wSkip && !idle && !trace && !checkSettled &&
-                          !tap && !top->s_axi_control_awvalid && !top->s_axi_control_wvalid &&
-                          !top->s_axi_control_arvalid;
-    top->sim_until = quietRun ? cycle + std::min(limit, kMaxRun) : 0;
+    // A memory with work in flight bounds the run: it ends where that memory
+    // may offer something (AxiMemory::quietUntil), e.g. a load's first beat.
+    uint64_t until = cycle + std::min(limit, kMaxRun);
+    bool quietRun = limit > 1 && !idle && !trace && !checkSettled && !tap && !top->s_axi_control_awvalid &&
+                    !top->s_axi_control_wvalid && !top->s_axi_control_arvalid && !top->m_axi_prog_arvalid &&
+                    !top->m_axi_data_arvalid && !top->m_axi_data_awvalid && !top->m_axi_data_wvalid &&
+                    !top->m_axi_srcb_arvalid && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
+    if (quietRun) {
+      if (!pQuiet) until = std::min(until, prog.quietUntil(cycle));
+      if (!dQuiet) until = std::min(until, data.quietUntil(cycle));
+      if (!bQuiet) until = std::min(until, srcb.quietUntil(cycle));
+      if (!wQuiet) until = std::min(until, dst.quietUntil(cycle));
+      quietRun = until > cycle + 1;
+    }
+    top->sim_until = quietRun ? until : 0;
     top->sim_step = !top->sim_step;
     top->eval();
     ++evaluations;
@@ -351,9 +364,9 @@ struct SimHarness::Impl {
       TapCycle c{cycle, retired, opcode, &dm, &ds, &wm, &ws};
       tap->beforeEdge(c);
     }
-    if (!dSkip) countAxi(dm, ds, dataCount);
-    if (!bSkip) countAxi(bm, bs, srcbCount);
-    if (!wSkip) countAxi(wm, ws, dstCount);
+    if (!dSkip) countAxi(dm, ds, dataCount, edges);
+    if (!bSkip) countAxi(bm, bs, srcbCount, edges);
+    if (!wSkip) countAxi(wm, ws, dstCount, edges);
     if (!pSkip) prog.edge(cycle, pm, ps);
     if (!dSkip) data.edge(cycle, dm, ds);
     if (!bSkip) srcb.edge(cycle, bm, bs);
@@ -385,8 +398,10 @@ struct SimHarness::Impl {
     return first + (len == 0 ? 0 : len < 15 ? 1 : len < 63 ? 2 : 3);
   }
 
-  // One clock of a data port, from the values the edge will sample.
-  static void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s, AxiCount& n) {
+  // `edges` clocks of a data port, from the values the first edge samples:
+  // beyond the first, a run offers and takes nothing (AxiMemory::quietUntil),
+  // so only the count of cycles with reads and writes outstanding grows.
+  static void countAxi(const AxiMasterOut& m, const AxiSlaveOut& s, AxiCount& n, uint64_t edges) {
     SimCoverage& c = coverage();
     const bool ar = m.arvalid && s.arready, aw = m.awvalid && s.awready, w = m.wvalid && s.wready;
     if (ar) ++c.axi[burstClass(m.arlen, SimCoverage::kReadBurst1)];
@@ -396,7 +411,7 @@ struct SimHarness::Impl {
     if (m.wvalid && !s.wready) ++c.axi[SimCoverage::kWWaitsForSlave];
     if (s.rvalid && !m.rready) ++c.axi[SimCoverage::kRWaitsForCore];
     if (m.wvalid && n.awWithoutW + (aw ? 1 : 0) <= 0) ++c.axi[SimCoverage::kWBeforeAw];
-    if (n.readsOut > 0 && n.writesOut > 0) ++c.axi[SimCoverage::kReadsAndWritesAtOnce];
+    if (n.readsOut > 0 && n.writesOut > 0) c.axi[SimCoverage::kReadsAndWritesAtOnce] += edges;
     n.awWithoutW += (aw ? 1 : 0) - (w && m.wlast ? 1 : 0);
     n.readsOut += (ar ? 1 : 0) - (s.rvalid && m.rready && s.rlast ? 1 : 0);
     n.writesOut += (aw ? 1 : 0) - (s.bvalid && m.bready ? 1 : 0);
