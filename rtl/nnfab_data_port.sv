@@ -430,18 +430,20 @@ module nnfab_data_port #(
   // change, read off the always_ff blocks: reset, quiesce and clear_error;
   // a request or a beat offered on either side (every handshake, queue
   // push or pop, counter step and payload copy needs one of these VALIDs,
-  // or a non-empty queue or outstanding count); a pending flag or an
-  // assertion flag that would fall. In an idle scalar loop all three ports
-  // stand still.
+  // or a non-empty store queue, whose head raises AWVALID and WVALID); a
+  // pending flag or an assertion flag that would fall. A burst outstanding
+  // changes nothing until its R beat or B response arrives (RVALID, BVALID),
+  // so in an idle scalar loop all three ports stand still, and so do they
+  // while a load waits out the memory's latency.
   // The enable's terms on the port's own registers are one signal,
   // `held`: it reads only registers of gclk, so a Verilated model computes
   // it only when gclk ticks, and ORs its result with the inputs' terms at
   // every edge (public_flat_rd keeps Verilator from folding it back into
   // the enable's expression). ARVALID, AWVALID and WVALID need no term of
   // their own: each is raised by rd_valid, bw_aw_valid or bw_w_valid,
-  // quiesce, or a queued beat (!writes_idle).
+  // quiesce, or a queued beat (sq_head).
   logic held  /*verilator public_flat_rd*/;
-  assign held = !reads_idle || !writes_idle || ar_pend_q || aw_pend_q || w_pend_q || a_ar_wait || a_aw_wait || a_w_wait;
+  assign held = sq_head || ar_pend_q || aw_pend_q || w_pend_q || a_ar_wait || a_aw_wait || a_w_wait;
   nnfab_sim_clock_gate #(
       .GROUP(1)
   ) u_gate (
