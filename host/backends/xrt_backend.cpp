@@ -13,7 +13,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -22,6 +21,7 @@
 #include "backends/xrt_completion.h"
 #include "nnfab_isa.h"
 #include "xclbin/kernel_xml.h"
+#include "xclbin/xclbin_layout.h"
 
 namespace nnfab::backends {
 namespace {
@@ -86,15 +86,8 @@ std::vector<std::string> XclbinCheck::tags() const {
 }
 
 Result<XclbinCheck> checkXclbin(const std::string& path) {
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return invalidArgument(fmt::format("xclbin {}: cannot be read", path));
-    char magic[8] = {};
-    in.read(magic, sizeof magic);
-    if (!in || std::string(magic, 7) != "xclbin2") {
-      return invalidArgument(fmt::format("{} is not an xclbin (no xclbin2 header)", path));
-    }
-  }
+  // Before XRT's parser, which reads past its buffer on a truncated file.
+  if (Status layout = xclbin::checkXclbinLayout(path); !layout.isOk()) return layout;
   auto built = xclbin::parseKernelXml(xclbin::builtKernelXml());
   if (!built) return generalFailure("this build's kernel.xml does not parse: " + built.status().message());
   XclbinCheck check;

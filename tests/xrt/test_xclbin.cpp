@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <experimental/xrt_xclbin.h>
+#include <xclbin.h>
 
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -275,7 +278,10 @@ TEST_F(XclbinCheck, RefusesMissingTruncatedAndForeignFiles) {
   const std::string good = emulationXclbin();
   const Status truncated = code(write("cut.xclbin", good.substr(0, good.size() / 3)));
   EXPECT_EQ(truncated.code(), ErrorStatus::INVALID_ARGUMENT);
-  EXPECT_FALSE(truncated.message().empty());
+  EXPECT_NE(truncated.message().find("truncated or damaged: its header says"), std::string::npos)
+      << truncated.message();
+  const Status header = code(write("header.xclbin", good.substr(0, 100)));
+  EXPECT_NE(header.message().find("truncated: 100 bytes"), std::string::npos) << header.message();
   // Another kernel (XRT's own parser reads it fine; it is just not ours).
   auto toy = parseKernelXml(kSmallKernelXml).value();
   XclbinSpec spec;
@@ -284,6 +290,40 @@ TEST_F(XclbinCheck, RefusesMissingTruncatedAndForeignFiles) {
   const Status foreign = code(write("toy.xclbin", buildXclbin(spec).value()));
   EXPECT_EQ(foreign.code(), ErrorStatus::INVALID_ARGUMENT);
   EXPECT_NE(foreign.message().find("has no kernel nnfab_core (it has: toy)"), std::string::npos) << foreign.message();
+}
+
+// XRT's parser trusts the container's sizes and copies past its buffer when
+// they lie (AddressSanitizer: a heap overflow in xrt::xclbin_full::init_axlf),
+// so the check refuses such a file before XRT sees it: a section that runs
+// past the end, more sections than the file holds, and anything but a
+// regular file.
+TEST_F(XclbinCheck, RefusesSectionsPastTheEndAndSpecialFilesBeforeXrtReadsThem) {
+  auto code = [](const fs::path& p) { return backends::checkXclbin(p.string()).status(); };
+  const std::string good = emulationXclbin();
+  ASSERT_TRUE(code(write("good.xclbin", good)).isOk()) << code(dir_ / "good.xclbin").message();
+
+  std::string longSection = good;
+  const uint64_t huge = good.size();
+  std::memcpy(longSection.data() + offsetof(axlf, m_sections) + offsetof(axlf_section_header, m_sectionSize), &huge,
+              sizeof huge);
+  const Status past = code(write("past.xclbin", longSection));
+  EXPECT_EQ(past.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(past.message().find("section 0"), std::string::npos) << past.message();
+  EXPECT_NE(past.message().find("runs past the end"), std::string::npos) << past.message();
+
+  std::string manySections = good;
+  const uint32_t many = 1u << 30;
+  std::memcpy(manySections.data() + offsetof(axlf, m_header) + offsetof(axlf_header, m_numSections), &many,
+              sizeof many);
+  const Status table = code(write("many.xclbin", manySections));
+  EXPECT_EQ(table.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(table.message().find("sections do not fit"), std::string::npos) << table.message();
+
+  const Status directory = code(dir_);
+  EXPECT_EQ(directory.code(), ErrorStatus::INVALID_ARGUMENT);
+  EXPECT_NE(directory.message().find("not a regular file"), std::string::npos) << directory.message();
+  const Status null = code("/dev/null");
+  EXPECT_NE(null.message().find("not a regular file"), std::string::npos) << null.message();
 }
 
 TEST_F(XclbinCheck, RefusesAnArgumentAtAnotherOffset) {
