@@ -2,6 +2,7 @@
 
 #include <xclbin.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
