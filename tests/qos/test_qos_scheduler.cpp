@@ -325,8 +325,12 @@ TEST(QosScheduler, HighPreemptsLowOfTheSameClientAndLowResumesExactly) {
   auto low = prepareOrDie(*client, hls.device(), testing::counterLoop(true), Priority::LOW);
   auto high = prepareOrDie(*client, hls.device(), testing::counterLoop(true), Priority::HIGH);
   constexpr int32_t kLong = 20000000;  // ~0.25 s of C-simulation
+  // The longest loop timeout: on a loaded machine, or under a sanitizer,
+  // the LOW run's 0.25 s can take longer than the default 2 s.
+  api::ExecuteRequest longRequest;
+  longRequest.loopTimeout = kLoopTimeoutMaximum;
   Drain drain;
-  auto background = drain(low->executeAsync(counterInputs(kLong)));
+  auto background = drain(low->executeAsync(counterInputs(kLong), longRequest));
   while (hls.device().schedulerStats().grants == 0) std::this_thread::sleep_for(1ms);
   std::this_thread::sleep_for(20ms);
   const auto start = Clock::now();
