@@ -313,8 +313,14 @@ struct SimHarness::Impl {
     arFire = top->s_axi_control_arvalid && top->s_axi_control_arready;
     rFire = top->s_axi_control_rvalid && top->s_axi_control_rready;
     rdata = top->s_axi_control_rdata;
-    const bool pSkip = pQuiet && !top->m_axi_prog_arvalid;
-    const bool dSkip = dQuiet && !top->m_axi_data_arvalid && !top->m_axi_data_awvalid && !top->m_axi_data_wvalid;
+    // The VALIDs each master raises for the coming edge, read once: they
+    // decide which slave models take part and whether a run may start.
+    const bool pValid = top->m_axi_prog_arvalid;
+    const bool dValid = top->m_axi_data_arvalid || top->m_axi_data_awvalid || top->m_axi_data_wvalid;
+    const bool bValid = top->m_axi_srcb_arvalid;
+    const bool wValid = top->m_axi_dst_awvalid || top->m_axi_dst_wvalid;
+    const bool pSkip = pQuiet && !pValid;
+    const bool dSkip = dQuiet && !dValid;
     if (dSkip) {
       dm.arvalid = dm.awvalid = dm.wvalid = false;
     } else {
@@ -325,8 +331,8 @@ struct SimHarness::Impl {
     } else {
       progOut(pm);
     }
-    const bool bSkip = bQuiet && !top->m_axi_srcb_arvalid;
-    const bool wSkip = wQuiet && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
+    const bool bSkip = bQuiet && !bValid;
+    const bool wSkip = wQuiet && !wValid;
     if (bSkip) {
       bm.arvalid = false;
     } else {
@@ -341,9 +347,8 @@ struct SimHarness::Impl {
     // may offer something (AxiMemory::quietUntil), e.g. a load's first beat.
     uint64_t until = cycle + std::min(limit, kMaxRun);
     bool quietRun = limit > 1 && !idle && !trace && !checkSettled && !tap && !top->s_axi_control_awvalid &&
-                    !top->s_axi_control_wvalid && !top->s_axi_control_arvalid && !top->m_axi_prog_arvalid &&
-                    !top->m_axi_data_arvalid && !top->m_axi_data_awvalid && !top->m_axi_data_wvalid &&
-                    !top->m_axi_srcb_arvalid && !top->m_axi_dst_awvalid && !top->m_axi_dst_wvalid;
+                    !top->s_axi_control_wvalid && !top->s_axi_control_arvalid && !pValid && !dValid && !bValid &&
+                    !wValid;
     if (quietRun) {
       if (!pQuiet) until = std::min(until, prog.quietUntil(cycle));
       if (!dQuiet) until = std::min(until, data.quietUntil(cycle));
