@@ -81,6 +81,11 @@ module nnfab_tensor_fc (
   logic [31:0] insz_m1_in;
   assign insz_m1_in = insz - 32'd1;  // insz >= 1 (the tensor unit's no-op check)
   logic run;  // between start and done
+  // The lanes compute from a wave's first round read until its last result
+  // has left (their `active`): their adders add -0 to idle slots every
+  // cycle they are on, which is work for nothing while the wave's operands
+  // are still on their way, and registers that would move.
+  logic lanes_on;
   logic reading;  // a round's bank read cycle
   logic [1:0] act_q;
   logic [31:0] insz_q, insz_m1, units_q, row_bytes;
@@ -93,22 +98,38 @@ module nnfab_tensor_fc (
   // synthesis it is clk. In simulation it stands still while the engine is
   // quiescent (nnfab_sim_clock_gate), so that the Verilated model skips
   // the engine, its 16 lanes' FP pipelines and the combinational logic
-  // behind them while no FC runs (docs/sim.md "Gated clocks").
-  // Quiescent means that no register of the engine would change at the
-  // edge in the hardware either: not started, not running, not in reset or
-  // abort, and 32 cycles past the last running one. By then every pipeline
-  // has drained (the lanes' adders run with `active` = run and empty 8
-  // cycles after it; the bank read, operand and beat registers 1-2 cycles
-  // after; the multipliers and activations take terms only in a round),
-  // and the lanes' tag pipelines, the rounds, the fetcher and the
-  // descriptor queue move only while running.
+  // behind them (docs/sim.md "Gated clocks", "The FC engine waits with its
+  // clock stopped"). Quiescent means that no register of the engine would
+  // change at the edge in the hardware either: nothing left in any lane's
+  // multiplier, adder or activation (their registers move only with an
+  // operation in flight; the adders empty their 8 stages after `active`
+  // falls), and the engine in one of two states:
+  // - idle: not started, not running, not in reset or abort;
+  // - waiting for a wave's operands (fc_wait): running, the lanes off, the
+  //   rounds waiting for a chunk that has not arrived (no round, nothing in
+  //   stage 1 or the operand pipeline), the fetcher done or waiting for a
+  //   chunk's rounds, and no beat coming in this cycle. Then the rounds,
+  //   the fetcher, the descriptor queue, the banks and the lanes' tag
+  //   pipelines cannot move until a beat arrives, and r_valid (an input of
+  //   this cycle) restarts the clock for the edge that takes it.
+  // Two edges of drain after the last busy cycle: the operand stage's
+  // copies of the round (p1_first, p1_last, p1_rot, then t_first, t_last)
+  // catch up with `t` in two, also after a reset, where `t` keeps its value.
+  logic fc_wait;
+  logic lanes_moving;  // simulation only: a lane's FP unit has work in flight
+`ifndef SYNTHESIS
+  logic [15:0] lane_quiet;
+  assign lanes_moving = lane_quiet != 16'hFFFF;
+`else
+  assign lanes_moving = 1'b0;
+`endif
   logic fc_clk;
   nnfab_sim_clock_gate #(
-      .DRAIN(8'd31)
+      .DRAIN(8'd2)
   ) u_gate (
       .clk (clk),
       .wake(start),
-      .busy(rst || abort || run),
+      .busy(rst || abort || (run && !fc_wait) || lanes_moving),
       .gclk(fc_clk)
   );
 
@@ -343,14 +364,11 @@ module nnfab_tensor_fc (
   logic out_valid[16];
   logic [2:0] out_slot[16];
   logic [31:0] y[16];
-`ifndef SYNTHESIS
-  logic [15:0] lane_quiet;
-`endif
   for (genvar l = 0; l < 16; l++) begin : g_lane
     nnfab_fp_fc_lane u_lane (
         .clk(fc_clk),
         .rst(rst || abort),
-        .active(run),
+        .active(lanes_on),
         .slot(lane_slot),
         .in_valid(t_valid),
         .first(t_first),
@@ -411,10 +429,13 @@ module nnfab_tensor_fc (
 
   assign busy = run;
   assign done = cstate == C_DONE;
+  assign fc_wait = !lanes_on && cstate == C_ROUNDS && !in_round && avail == 2'd0 && !s1_valid && !p1_valid &&
+                   !t_valid && !r_valid && (gstate == G_END || (gstate == G_CHUNK && lead == 2'd2));
 
   always_ff @(posedge fc_clk) begin
     if (rst || abort) begin
       run <= 1'b0;
+      lanes_on <= 1'b0;
       gstate <= G_IDLE;
       cstate <= C_IDLE;
       dq_head <= 4'd0;
@@ -564,6 +585,9 @@ module nnfab_tensor_fc (
         in_round <= 1'b1;
         r_end_sc <= sc - 3'd1;
       end
+      // The wave's first read starts the lanes: its terms enter them two
+      // cycles later.
+      if (reading) lanes_on <= 1'b1;
       if (round_last) begin
         in_round <= 1'b0;
         if (t_is_bias) begin
@@ -576,6 +600,8 @@ module nnfab_tensor_fc (
       case (cstate)
         C_DRAIN:
         if (res_cnt == 4'd8) begin
+          // Every slot's result has left the lanes.
+          lanes_on <= 1'b0;
           res_cnt <= 4'd0;
           wr_s <= 3'd0;
           wr_b <= 1'b0;
@@ -628,23 +654,29 @@ module nnfab_tensor_fc (
 `ifndef SYNTHESIS
   // The gated clock (fc_clk above): at an edge of clk that fc_clk misses,
   // none of the engine's registers would change if it ticked. From the
-  // always_ff blocks term by term: not running, fetcher and rounds idle
-  // (the state cases do nothing, rd_valid, round_go and reading are low,
-  // so no burst, descriptor, bank read or write, chunk count or round
-  // moves), stage 1 and the operand pipeline empty, the operand stage's
-  // copies (p1_first, p1_last, p1_rot, t_first, t_last) equal to what they
-  // copy, no result leaving (res, res_cnt), and in every lane (active =
-  // run is low, so the tag pipelines hold) the multiplier, adder and
-  // activation empty with no last term coming. Those are registers of the
-  // stopped domain, so they are checked at the first edge fc_clk misses;
-  // start, rst and abort (inputs) at every one. r_valid, rd_ready and
-  // sq_full are read only with run, G_ISSUE or C_WRITE.
+  // always_ff blocks term by term, in either of the gate's two states:
+  // idle (not running, fetcher and rounds idle) or waiting (running, the
+  // rounds in C_ROUNDS between rounds with no chunk arrived, the fetcher at
+  // its end or waiting for a chunk's rounds, so that no state case acts and
+  // rd_valid, round_go and reading are low: no burst, descriptor, bank read
+  // or write, chunk count or round moves); in both, the lanes off, stage 1
+  // and the operand pipeline empty, the operand stage's copies (p1_first,
+  // p1_last, p1_rot, t_first, t_last) equal to what they copy, no result
+  // leaving (res, res_cnt), and in every lane (active = lanes_on is low, so
+  // the tag pipelines hold) the multiplier, adder and activation empty
+  // with no last term coming. Those are registers of the stopped domain,
+  // so they are checked at the first edge fc_clk misses; the inputs at
+  // every one: start, rst and abort, and r_valid, which would fill stage 1
+  // while running. rd_ready and sq_full are read only in G_ISSUE and
+  // C_WRITE.
   always_ff @(posedge clk) begin
     if (!u_gate.en_q) begin
-      assert (!start && !rst && !abort)
-      else $error("nnfab_tensor_fc: start, rst or abort at an edge fc_clk missed (not settled by the falling edge)");
+      assert (!start && !rst && !abort && !(run && r_valid))
+      else $error("nnfab_tensor_fc: start, rst, abort or a beat at an edge fc_clk missed (not settled by the falling edge)");
       if (u_gate.was_on)
-        assert (!run && gstate == G_IDLE && cstate == C_IDLE && !s1_valid && !in_round && !p1_valid && !t_valid &&
+        assert ((run ? cstate == C_ROUNDS && avail == 2'd0 && (gstate == G_END || (gstate == G_CHUNK && lead == 2'd2))
+                     : gstate == G_IDLE && cstate == C_IDLE) &&
+                !lanes_on && !s1_valid && !in_round && !p1_valid && !t_valid &&
                 p1_first == (t == 32'd0) && p1_last == t_is_bias && p1_rot == t[3:0] && t_first == p1_first &&
                 t_last == p1_last && !out_valid[0] && lane_quiet == 16'hFFFF)
         else $error("nnfab_tensor_fc: fc_clk stopped while the engine was not quiescent");
