@@ -24,6 +24,12 @@ module nnfab_fp_fc_lane (
     // an idle lane costs the Verilated model nothing (the FP units' clock
     // enables); every sum in flight is inside an active stretch.
     input  logic        active,
+    // High within `active` while the wave has a unit on this lane: a lane
+    // without one takes no term, and its multiplier, adder and activation
+    // stand still (their registers move only with an operation). The tag
+    // pipelines move with `active` alone, the same in every lane, so that
+    // synthesis keeps one copy of them for all the lanes.
+    input  logic        used,
     input  logic [2:0]  slot,
     input  logic        in_valid,
     input  logic        first,
@@ -42,7 +48,7 @@ module nnfab_fp_fc_lane (
   logic [31:0] prod;
   logic prod_valid;
   nnfab_fp_mul u_mul (
-      .clk(clk), .rst(rst), .in_valid(in_valid), .a(x), .b(w), .out_valid(prod_valid), .y(prod));
+      .clk(clk), .rst(rst), .in_valid(in_valid && used), .a(x), .b(w), .out_valid(prod_valid), .y(prod));
   logic [8*MUL_LATENCY-1:0] mtag;
   // The tag pipelines move only while active (the Verilated model skips
   // them when idle): every term and result is inside an active stretch, so
@@ -61,7 +67,7 @@ module nnfab_fp_fc_lane (
   logic [31:0] sum;
   logic sum_valid;
   nnfab_fp_add u_add (
-      .clk(clk), .rst(rst), .in_valid(active), .sub(1'b0),
+      .clk(clk), .rst(rst), .in_valid(active && used), .sub(1'b0),
       .a(p_first ? 32'h00000000 : sum),
       .b(prod_valid ? prod : 32'h80000000),
       .out_valid(sum_valid), .y(sum));
@@ -78,7 +84,7 @@ module nnfab_fp_fc_lane (
   // ---- activation (NONE is MAX(sum, sum) = sum, bits unchanged)
   logic [2:0] slot_q1, slot_q2;
   nnfab_fp_cmp u_act (
-      .clk(clk), .rst(rst), .in_valid(s_last), .op(s_act == 2'd0 ? 4'd6 : {2'b10, s_act} - 4'd1),
+      .clk(clk), .rst(rst), .in_valid(s_last && used), .op(s_act == 2'd0 ? 4'd6 : {2'b10, s_act} - 4'd1),
       .a(sum), .b(sum), .out_valid(out_valid), .y(y));
   always_ff @(posedge clk) begin
     if (active) begin

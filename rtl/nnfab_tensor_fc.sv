@@ -82,10 +82,14 @@ module nnfab_tensor_fc (
   assign insz_m1_in = insz - 32'd1;  // insz >= 1 (the tensor unit's no-op check)
   logic run;  // between start and done
   // The lanes compute from a wave's first round read until its last result
-  // has left (their `active`): their adders add -0 to idle slots every
-  // cycle they are on, which is work for nothing while the wave's operands
-  // are still on their way, and registers that would move.
+  // has left: a lane's adder adds -0 to its idle slots every cycle it is
+  // on, which is work for nothing while the wave's operands are still on
+  // their way. lanes_on is that stretch (the lanes' `active`); lane_on[L]
+  // is lane L's `used` within it, high only where the wave has a unit on
+  // the lane (L < n: a wave of 4 units leaves the FP units of lanes 4 .. 15
+  // still; the words they would give are outside every write's strobe).
   logic lanes_on;
+  logic [15:0] lane_on;
   logic reading;  // a round's bank read cycle
   logic [1:0] act_q;
   logic [31:0] insz_q, insz_m1, units_q, row_bytes;
@@ -369,6 +373,7 @@ module nnfab_tensor_fc (
         .clk(fc_clk),
         .rst(rst || abort),
         .active(lanes_on),
+        .used(lane_on[l]),
         .slot(lane_slot),
         .in_valid(t_valid),
         .first(t_first),
@@ -436,6 +441,7 @@ module nnfab_tensor_fc (
     if (rst || abort) begin
       run <= 1'b0;
       lanes_on <= 1'b0;
+      lane_on <= '0;
       gstate <= G_IDLE;
       cstate <= C_IDLE;
       dq_head <= 4'd0;
@@ -587,7 +593,10 @@ module nnfab_tensor_fc (
       end
       // The wave's first read starts the lanes: its terms enter them two
       // cycles later.
-      if (reading) lanes_on <= 1'b1;
+      if (reading) begin
+        lanes_on <= 1'b1;
+        for (int l = 0; l < 16; l++) lane_on[l] <= c_n > 8'(l);
+      end
       if (round_last) begin
         in_round <= 1'b0;
         if (t_is_bias) begin
@@ -602,6 +611,7 @@ module nnfab_tensor_fc (
         if (res_cnt == 4'd8) begin
           // Every slot's result has left the lanes.
           lanes_on <= 1'b0;
+          lane_on <= '0;
           res_cnt <= 4'd0;
           wr_s <= 3'd0;
           wr_b <= 1'b0;
@@ -676,7 +686,7 @@ module nnfab_tensor_fc (
       if (u_gate.was_on)
         assert ((run ? cstate == C_ROUNDS && avail == 2'd0 && (gstate == G_END || (gstate == G_CHUNK && lead == 2'd2))
                      : gstate == G_IDLE && cstate == C_IDLE) &&
-                !lanes_on && !s1_valid && !in_round && !p1_valid && !t_valid &&
+                !lanes_on && lane_on == '0 && !s1_valid && !in_round && !p1_valid && !t_valid &&
                 p1_first == (t == 32'd0) && p1_last == t_is_bias && p1_rot == t[3:0] && t_first == p1_first &&
                 t_last == p1_last && !out_valid[0] && lane_quiet == 16'hFFFF)
         else $error("nnfab_tensor_fc: fc_clk stopped while the engine was not quiescent");

@@ -685,6 +685,7 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
   };
   m.in_valid = 0;
   m.active = 1;  // the whole run is one FC instruction
+  m.used = 1;    // with a unit on this lane
   m.rst = 1;
   m.slot = 0;
   tick();
@@ -754,6 +755,66 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
               acts[3]);
   EXPECT_GT(stalls, 1000);
   EXPECT_GT(nanResults, 10);
+}
+
+// A lane the wave has no unit on (the FC engine's lane_on low, `used` = 0)
+// while the others compute: it takes the terms the engine offers every lane
+// and gives nothing, and its output holds its last result, so a write's
+// unstrobed words are all it could reach.
+TEST(RtlFpFcLane, ALaneWithoutAUnitGivesNoResultAndHoldsItsOutput) {
+  nnfab::rtl_test::UnitContext context;
+  Vnnfab_fp_fc_lane m{&context};
+  auto tick = [&] {
+    m.clk = 0;
+    m.eval();
+    m.clk = 1;
+    m.eval();
+    m.slot = static_cast<uint8_t>(m.rst ? 0 : (m.slot + 1) % kLaneSlots);
+  };
+  m.rst = 1;
+  m.slot = 0;
+  m.active = 1;
+  m.used = 1;
+  m.in_valid = 0;
+  tick();
+  m.rst = 0;
+  // Used: slot 0 sums 3 · 2 + 1 · 1, then the bias term 1 · 1: 8.
+  const uint32_t terms[3][2] = {{0x40400000u, 0x40000000u}, {0x3F800000u, 0x3F800000u}, {0x3F800000u, 0x3F800000u}};
+  long cycles = 0, results = 0;
+  for (int t = 0; t < 3; ++t) {
+    while (m.slot != 0) tick(), ++cycles;
+    m.in_valid = 1;
+    m.x = terms[t][0];
+    m.w = terms[t][1];
+    m.first = t == 0;
+    m.last = t == 2;
+    m.act = 0;
+    tick(), ++cycles;
+    m.in_valid = 0;
+  }
+  while (!m.out_valid && cycles < 100) tick(), ++cycles;
+  ASSERT_TRUE(m.out_valid);
+  EXPECT_EQ(m.y, 0x41000000u);  // 8.0
+  const uint32_t held = m.y;
+  for (int i = 0; i < 40; ++i) tick();
+  // The same stream with the lane unused: no result, the output held.
+  m.used = 0;
+  for (int t = 0; t < 3; ++t) {
+    while (m.slot != 0) tick();
+    m.in_valid = 1;
+    m.x = t == 0 ? 0x41000000u : terms[t][0];  // 8 · 2 + 1 + 1: a result would differ from the held 8
+    m.w = terms[t][1];
+    m.first = t == 0;
+    m.last = t == 2;
+    tick();
+    m.in_valid = 0;
+  }
+  for (int i = 0; i < 60; ++i) {
+    tick();
+    results += m.out_valid;
+    EXPECT_EQ(m.y, held) << "cycle " << i;
+  }
+  EXPECT_EQ(results, 0);
 }
 
 }  // namespace
