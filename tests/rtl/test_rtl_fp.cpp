@@ -657,6 +657,30 @@ uint32_t randomTerm(std::mt19937& rng) {
   return randomFinite(rng, 110 + rng() % 35);  // 2^-17 .. 2^17: sums that cancel and round
 }
 
+// One lane after a reset, in an FC instruction (`active`) with a unit on it
+// (`used`), no term offered. tick() clocks it once and steps the slot count
+// the FC engine keeps for its lanes: free-running mod 8, 0 after a reset.
+struct LaneBench {
+  nnfab::rtl_test::UnitContext context;
+  Vnnfab_fp_fc_lane m{&context};
+  LaneBench() {
+    m.in_valid = 0;
+    m.active = 1;
+    m.used = 1;
+    m.rst = 1;
+    m.slot = 0;
+    tick();
+    m.rst = 0;
+  }
+  void tick() {
+    m.clk = 0;
+    m.eval();
+    m.clk = 1;
+    m.eval();
+    m.slot = static_cast<uint8_t>(m.rst ? 0 : (m.slot + 1) % kLaneSlots);
+  }
+};
+
 TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
   expectHostIeee();
   std::mt19937 rng(17);
@@ -672,24 +696,9 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
     j.act = rng() % 4;
     terms += long(n) + 1;
   }
-  nnfab::rtl_test::UnitContext context;
-  Vnnfab_fp_fc_lane m{&context};
-  // The slot count the FC engine keeps for its lanes: free-running mod 8,
-  // 0 after a reset.
-  auto tick = [&] {
-    m.clk = 0;
-    m.eval();
-    m.clk = 1;
-    m.eval();
-    m.slot = static_cast<uint8_t>(m.rst ? 0 : (m.slot + 1) % kLaneSlots);
-  };
-  m.in_valid = 0;
-  m.active = 1;  // the whole run is one FC instruction
-  m.used = 1;    // with a unit on this lane
-  m.rst = 1;
-  m.slot = 0;
-  tick();
-  m.rst = 0;
+  LaneBench bench;
+  Vnnfab_fp_fc_lane& m = bench.m;
+  auto tick = [&] { bench.tick(); };
   // Per slot: the job being fed and its next term (the bias is term n), and
   // the jobs whose last term went in, in order.
   std::array<long, kLaneSlots> feeding;
@@ -762,22 +771,9 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
 // and gives nothing, and its output holds its last result, so a write's
 // unstrobed words are all it could reach.
 TEST(RtlFpFcLane, ALaneWithoutAUnitGivesNoResultAndHoldsItsOutput) {
-  nnfab::rtl_test::UnitContext context;
-  Vnnfab_fp_fc_lane m{&context};
-  auto tick = [&] {
-    m.clk = 0;
-    m.eval();
-    m.clk = 1;
-    m.eval();
-    m.slot = static_cast<uint8_t>(m.rst ? 0 : (m.slot + 1) % kLaneSlots);
-  };
-  m.rst = 1;
-  m.slot = 0;
-  m.active = 1;
-  m.used = 1;
-  m.in_valid = 0;
-  tick();
-  m.rst = 0;
+  LaneBench bench;
+  Vnnfab_fp_fc_lane& m = bench.m;
+  auto tick = [&] { bench.tick(); };
   // Used: slot 0 sums 3 · 2 + 1 · 1, then the bias term 1 · 1: 8.
   const uint32_t terms[3][2] = {{0x40400000u, 0x40000000u}, {0x3F800000u, 0x3F800000u}, {0x3F800000u, 0x3F800000u}};
   long cycles = 0, results = 0;
