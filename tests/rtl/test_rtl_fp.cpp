@@ -774,37 +774,35 @@ TEST(RtlFpFcLane, ALaneWithoutAUnitGivesNoResultAndHoldsItsOutput) {
   LaneBench bench;
   Vnnfab_fp_fc_lane& m = bench.m;
   auto tick = [&] { bench.tick(); };
-  // Used: slot 0 sums 3 · 2 + 1 · 1, then the bias term 1 · 1: 8.
-  const uint32_t terms[3][2] = {{0x40400000u, 0x40000000u}, {0x3F800000u, 0x3F800000u}, {0x3F800000u, 0x3F800000u}};
-  long cycles = 0, results = 0;
-  for (int t = 0; t < 3; ++t) {
-    while (m.slot != 0) tick(), ++cycles;
-    m.in_valid = 1;
-    m.x = terms[t][0];
-    m.w = terms[t][1];
-    m.first = t == 0;
-    m.last = t == 2;
-    m.act = 0;
-    tick(), ++cycles;
-    m.in_valid = 0;
-  }
+  // Slot 0's sum of first_x · 2 + 1 · 1, then the bias term 1 · 1, one
+  // term per turn of the slot; returns the cycles it took.
+  auto feedSlot0 = [&](uint32_t first_x) {
+    const uint32_t terms[3][2] = {{first_x, 0x40000000u}, {0x3F800000u, 0x3F800000u}, {0x3F800000u, 0x3F800000u}};
+    long cycles = 0;
+    for (int t = 0; t < 3; ++t) {
+      while (m.slot != 0) tick(), ++cycles;
+      m.in_valid = 1;
+      m.x = terms[t][0];
+      m.w = terms[t][1];
+      m.first = t == 0;
+      m.last = t == 2;
+      m.act = 0;
+      tick(), ++cycles;
+      m.in_valid = 0;
+    }
+    return cycles;
+  };
+  // Used: 3 · 2 + 1 + 1 = 8.
+  long cycles = feedSlot0(0x40400000u), results = 0;
   while (!m.out_valid && cycles < 100) tick(), ++cycles;
   ASSERT_TRUE(m.out_valid);
   EXPECT_EQ(m.y, 0x41000000u);  // 8.0
   const uint32_t held = m.y;
   for (int i = 0; i < 40; ++i) tick();
-  // The same stream with the lane unused: no result, the output held.
+  // The same stream with the lane unused: no result, the output held
+  // (8 · 2 + 1 + 1 would differ from the held 8).
   m.used = 0;
-  for (int t = 0; t < 3; ++t) {
-    while (m.slot != 0) tick();
-    m.in_valid = 1;
-    m.x = t == 0 ? 0x41000000u : terms[t][0];  // 8 · 2 + 1 + 1: a result would differ from the held 8
-    m.w = terms[t][1];
-    m.first = t == 0;
-    m.last = t == 2;
-    tick();
-    m.in_valid = 0;
-  }
+  feedSlot0(0x41000000u);
   for (int i = 0; i < 60; ++i) {
     tick();
     results += m.out_valid;
