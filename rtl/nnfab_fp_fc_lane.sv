@@ -24,12 +24,17 @@ module nnfab_fp_fc_lane (
     // an idle lane costs the Verilated model nothing (the FP units' clock
     // enables); every sum in flight is inside an active stretch.
     input  logic        active,
-    // High within `active` while the wave has a unit on this lane: a lane
-    // without one takes no term, and its multiplier, adder and activation
-    // stand still (their registers move only with an operation). The tag
-    // pipelines move with `active` alone, the same in every lane, so that
-    // synthesis keeps one copy of them for all the lanes.
-    input  logic        used,
+    // Within `active`: the wave's units on this lane are in slots 0 ..
+    // slots - 1 (0: the lane has none). Only those slots' terms go through
+    // the multiplier and the adder, and a lane without a unit leaves its
+    // activation still too, so that the FP units' registers move only with
+    // an operation whose result is written. A slot without a unit still
+    // gives a result in a lane that has some (out_valid in the same cycles
+    // in every used lane, which the engine counts on lane 0): its word, the
+    // activation of the adder's last sum, is outside every write's strobe.
+    // The tag pipelines move with `active` alone, the same in every lane,
+    // so that synthesis keeps one copy of them for all the lanes.
+    input  logic [3:0]  slots,
     input  logic [2:0]  slot,
     input  logic        in_valid,
     input  logic        first,
@@ -48,7 +53,8 @@ module nnfab_fp_fc_lane (
   logic [31:0] prod;
   logic prod_valid;
   nnfab_fp_mul u_mul (
-      .clk(clk), .rst(rst), .in_valid(in_valid && used), .a(x), .b(w), .out_valid(prod_valid), .y(prod));
+      .clk(clk), .rst(rst), .in_valid(in_valid && {1'b0, slot} < slots), .a(x), .b(w), .out_valid(prod_valid),
+      .y(prod));
   logic [8*MUL_LATENCY-1:0] mtag;
   // The tag pipelines move only while active (the Verilated model skips
   // them when idle): every term and result is inside an active stretch, so
@@ -63,11 +69,15 @@ module nnfab_fp_fc_lane (
   logic [2:0] p_slot;
   assign {p_first, p_last, p_act, p_slot} = mtag[8*MUL_LATENCY-2:8*(MUL_LATENCY-1)];
 
-  // ---- adder: the slot's running sum (its own result 8 cycles ago) + term
+  // ---- adder: the slot's running sum (its own result 8 cycles ago) + term.
+  // p_slot is the slot entering the adder in every active cycle, with a
+  // term or without (the tags move with `active`): a slot with a unit adds
+  // in each of its turns, so its sum is the adder's output when its turn
+  // comes back; a slot without one never adds.
   logic [31:0] sum;
   logic sum_valid;
   nnfab_fp_add u_add (
-      .clk(clk), .rst(rst), .in_valid(active && used), .sub(1'b0),
+      .clk(clk), .rst(rst), .in_valid(active && {1'b0, p_slot} < slots), .sub(1'b0),
       .a(p_first ? 32'h00000000 : sum),
       .b(prod_valid ? prod : 32'h80000000),
       .out_valid(sum_valid), .y(sum));
@@ -84,7 +94,7 @@ module nnfab_fp_fc_lane (
   // ---- activation (NONE is MAX(sum, sum) = sum, bits unchanged)
   logic [2:0] slot_q1, slot_q2;
   nnfab_fp_cmp u_act (
-      .clk(clk), .rst(rst), .in_valid(s_last && used), .op(s_act == 2'd0 ? 4'd6 : {2'b10, s_act} - 4'd1),
+      .clk(clk), .rst(rst), .in_valid(s_last && slots != 4'd0), .op(s_act == 2'd0 ? 4'd6 : {2'b10, s_act} - 4'd1),
       .a(sum), .b(sum), .out_valid(out_valid), .y(y));
   always_ff @(posedge clk) begin
     if (active) begin

@@ -84,12 +84,14 @@ module nnfab_tensor_fc (
   // The lanes compute from a wave's first round read until its last result
   // has left: a lane's adder adds -0 to its idle slots every cycle it is
   // on, which is work for nothing while the wave's operands are still on
-  // their way. lanes_on is that stretch (the lanes' `active`); lane_on[L]
-  // is lane L's `used` within it, high only where the wave has a unit on
-  // the lane (L < n: a wave of 4 units leaves the FP units of lanes 4 .. 15
-  // still; the words they would give are outside every write's strobe).
+  // their way. lanes_on is that stretch (the lanes' `active`);
+  // lane_slots[L] is lane L's `slots` within it: unit 16 s + L of the wave
+  // is on lane L, slot s, so the lane's units fill slots 0 .. ceil((n - L)
+  // / 16) - 1 and its FP units compute only those (a wave of 4 units leaves
+  // lanes 4 .. 15 still and slots 1 .. 7 of lanes 0 .. 3; the words they
+  // would give are outside every write's strobe).
   logic lanes_on;
-  logic [15:0] lane_on;
+  logic [63:0] lane_slots;  // lane L's slots in [4 L +: 4]
   logic reading;  // a round's bank read cycle
   logic [1:0] act_q;
   logic [31:0] insz_q, insz_m1, units_q, row_bytes;
@@ -373,7 +375,7 @@ module nnfab_tensor_fc (
         .clk(fc_clk),
         .rst(rst || abort),
         .active(lanes_on),
-        .used(lane_on[l]),
+        .slots(lane_slots[l*4+:4]),
         .slot(lane_slot),
         .in_valid(t_valid),
         .first(t_first),
@@ -441,7 +443,7 @@ module nnfab_tensor_fc (
     if (rst || abort) begin
       run <= 1'b0;
       lanes_on <= 1'b0;
-      lane_on <= '0;
+      lane_slots <= '0;
       gstate <= G_IDLE;
       cstate <= C_IDLE;
       dq_head <= 4'd0;
@@ -595,7 +597,8 @@ module nnfab_tensor_fc (
       // cycles later.
       if (reading) begin
         lanes_on <= 1'b1;
-        for (int l = 0; l < 16; l++) lane_on[l] <= c_n > 8'(l);
+        // ceil((n - L) / 16), 0 when n <= L (n <= 128: no overflow)
+        for (int l = 0; l < 16; l++) lane_slots[l*4+:4] <= 4'((c_n + 8'd15 - 8'(l)) >> 4);
       end
       if (round_last) begin
         in_round <= 1'b0;
@@ -611,7 +614,7 @@ module nnfab_tensor_fc (
         if (res_cnt == 4'd8) begin
           // Every slot's result has left the lanes.
           lanes_on <= 1'b0;
-          lane_on <= '0;
+          lane_slots <= '0;
           res_cnt <= 4'd0;
           wr_s <= 3'd0;
           wr_b <= 1'b0;
@@ -686,7 +689,7 @@ module nnfab_tensor_fc (
       if (u_gate.was_on)
         assert ((run ? cstate == C_ROUNDS && avail == 2'd0 && (gstate == G_END || (gstate == G_CHUNK && lead == 2'd2))
                      : gstate == G_IDLE && cstate == C_IDLE) &&
-                !lanes_on && lane_on == '0 && !s1_valid && !in_round && !p1_valid && !t_valid &&
+                !lanes_on && lane_slots == '0 && !s1_valid && !in_round && !p1_valid && !t_valid &&
                 p1_first == (t == 32'd0) && p1_last == t_is_bias && p1_rot == t[3:0] && t_first == p1_first &&
                 t_last == p1_last && !out_valid[0] && lane_quiet == 16'hFFFF)
         else $error("nnfab_tensor_fc: fc_clk stopped while the engine was not quiescent");

@@ -657,8 +657,8 @@ uint32_t randomTerm(std::mt19937& rng) {
   return randomFinite(rng, 110 + rng() % 35);  // 2^-17 .. 2^17: sums that cancel and round
 }
 
-// One lane after a reset, in an FC instruction (`active`) with a unit on it
-// (`used`), no term offered. tick() clocks it once and steps the slot count
+// One lane after a reset, in an FC instruction (`active`) with a unit in
+// each of its 8 slots (`slots`), no term offered. tick() clocks it once and steps the slot count
 // the FC engine keeps for its lanes: free-running mod 8, 0 after a reset.
 struct LaneBench {
   nnfab::rtl_test::UnitContext context;
@@ -666,7 +666,7 @@ struct LaneBench {
   LaneBench() {
     m.in_valid = 0;
     m.active = 1;
-    m.used = 1;
+    m.slots = kLaneSlots;
     m.rst = 1;
     m.slot = 0;
     tick();
@@ -766,7 +766,7 @@ TEST(RtlFpFcLane, InterleavedDotProductsInTheContractsOrderWithStalls) {
   EXPECT_GT(nanResults, 10);
 }
 
-// A lane the wave has no unit on (the FC engine's lane_on low, `used` = 0)
+// A lane the wave has no unit on (the FC engine's lane_slots 0)
 // while the others compute: it takes the terms the engine offers every lane
 // and gives nothing, and its output holds its last result, so a write's
 // unstrobed words are all it could reach.
@@ -801,7 +801,7 @@ TEST(RtlFpFcLane, ALaneWithoutAUnitGivesNoResultAndHoldsItsOutput) {
   for (int i = 0; i < 40; ++i) tick();
   // The same stream with the lane unused: no result, the output held
   // (8 · 2 + 1 + 1 would differ from the held 8).
-  m.used = 0;
+  m.slots = 0;
   feedSlot0(0x41000000u);
   for (int i = 0; i < 60; ++i) {
     tick();
@@ -809,6 +809,62 @@ TEST(RtlFpFcLane, ALaneWithoutAUnitGivesNoResultAndHoldsItsOutput) {
     EXPECT_EQ(m.y, held) << "cycle " << i;
   }
   EXPECT_EQ(results, 0);
+}
+
+// A lane with units in its first k slots only (a wave of fewer than 8 · 16
+// units), fed as the FC engine feeds every lane: a term for each of the 8
+// slots in every round. Slots 0 .. k-1 give their sums. The others are not
+// added: each still gives a result (the engine counts lane 0's), the
+// activation of the adder's last sum, so a sum of a slot with a unit and
+// never its own.
+TEST(RtlFpFcLane, SlotsWithoutAUnitAreNotAdded) {
+  expectHostIeee();
+  std::mt19937 rng(19);
+  for (uint32_t k = 1; k < kLaneSlots; ++k) {
+    LaneBench bench;
+    Vnnfab_fp_fc_lane& m = bench.m;
+    m.slots = static_cast<uint8_t>(k);
+    // One job per slot, all of the same length, activation NONE.
+    const size_t n = 1 + rng() % 6;
+    std::array<DotJob, kLaneSlots> jobs;
+    for (DotJob& j : jobs) {
+      for (size_t i = 0; i < n; ++i) {
+        j.x.push_back(randomFinite(rng, 120 + rng() % 15));
+        j.w.push_back(randomFinite(rng, 120 + rng() % 15));
+      }
+      j.bias = randomFinite(rng, 125);
+    }
+    while (m.slot != 0) bench.tick();
+    // Round t gives every slot its term t (the bias is term n).
+    for (size_t t = 0; t <= n; ++t)
+      for (uint32_t s = 0; s < kLaneSlots; ++s) {
+        const DotJob& j = jobs[s];
+        const bool bias = t == n;
+        m.in_valid = 1;
+        m.x = bias ? j.bias : j.x[t];
+        m.w = bias ? 0x3F800000u : j.w[t];
+        m.first = t == 0;
+        m.last = bias;
+        m.act = 0;
+        bench.tick();
+      }
+    m.in_valid = 0;
+    std::array<uint32_t, kLaneSlots> got{};
+    uint32_t results = 0;
+    for (int c = 0; c < 4 * kLaneLatency && results < kLaneSlots; ++c) {
+      bench.tick();
+      if (m.out_valid) got[m.out_slot] = m.y, ++results;
+    }
+    ASSERT_EQ(results, kLaneSlots) << k << " slots";
+    for (uint32_t s = 0; s < k; ++s)
+      EXPECT_TRUE(sameFloat(got[s], jobs[s].expected()))
+          << k << " slots, slot " << s << ": got " << hex(got[s]) << " want " << hex(jobs[s].expected());
+    for (uint32_t s = k; s < kLaneSlots; ++s) {
+      EXPECT_NE(got[s], jobs[s].expected()) << k << " slots: slot " << s << " without a unit was added";
+      EXPECT_TRUE(std::any_of(got.begin(), got.begin() + k, [&](uint32_t y) { return y == got[s]; }))
+          << k << " slots: slot " << s << " gave " << hex(got[s]) << ", no used slot's sum";
+    }
+  }
 }
 
 }  // namespace
