@@ -118,6 +118,9 @@ module nnfab_tensor_fc (
   //   the fetcher, the descriptor queue, the banks and the lanes' tag
   //   pipelines cannot move until a beat arrives, and r_valid (an input of
   //   this cycle) restarts the clock for the edge that takes it.
+  // One register of the domain falls behind the hardware while the clock
+  // stands: lane_slot_q (below), a copy of the free-running lane_slot, which
+  // nothing reads until the edge that restarts the clock has refreshed it.
   // Two edges of drain after the last busy cycle: the operand stage's
   // copies of the round (p1_first, p1_last, p1_rot, then t_first, t_last)
   // catch up with `t` in two, also after a reset, where `t` keeps its value.
@@ -146,6 +149,19 @@ module nnfab_tensor_fc (
   always_ff @(posedge clk)
     if (rst || abort) lane_slot <= 3'd0;
     else lane_slot <= lane_slot + 3'd1;
+  // The lanes' `slot`: lane_slot taken into fc_clk's domain (its next value
+  // at each edge of fc_clk), equal to lane_slot in every cycle after an
+  // edge of fc_clk, so in every cycle the lanes are active or take a term
+  // (fc_clk ticks at every edge from a wave's first read until its last
+  // result has left; the assertion below). The lanes test their slot
+  // against `slots` combinationally; fed by lane_slot, a Verilated model
+  // recomputed those 16 tests, and the multipliers' enables behind them,
+  // at every edge of clk, also while the engine stood still. For synthesis
+  // it equals lane_slot from the first edge on.
+  logic [2:0] lane_slot_q;
+  always_ff @(posedge fc_clk)
+    if (rst || abort) lane_slot_q <= 3'd0;
+    else lane_slot_q <= lane_slot + 3'd1;
 
   // ------------------------------------------------------------ fetcher
   // Its own wave walk (it runs ahead of the rounds, into the next wave).
@@ -376,7 +392,7 @@ module nnfab_tensor_fc (
         .rst(rst || abort),
         .active(lanes_on),
         .slots(lane_slots[l*4+:4]),
-        .slot(lane_slot),
+        .slot(lane_slot_q),
         .in_valid(t_valid),
         .first(t_first),
         .last(t_last),
@@ -702,6 +718,8 @@ module nnfab_tensor_fc (
       else $error("nnfab_tensor_fc: a read answer nobody asked for");
       assert (!(out_valid[0] && res_cnt == 4'd8))
       else $error("nnfab_tensor_fc: more results than slots");
+      assert (!(lanes_on || t_valid) || lane_slot_q == lane_slot)
+      else $error("nnfab_tensor_fc: the lanes' slot is not the engine's while they compute");
     end
 `endif
 endmodule
