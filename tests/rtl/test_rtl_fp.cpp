@@ -658,8 +658,9 @@ uint32_t randomTerm(std::mt19937& rng) {
 }
 
 // One lane after a reset, in an FC instruction (`active`) with a unit in
-// each of its 8 slots (`slots`), no term offered. tick() clocks it once and steps the slot count
-// the FC engine keeps for its lanes: free-running mod 8, 0 after a reset.
+// each of its 8 slots (`slots`), no term offered. tick() clocks it once and
+// steps the slot count the FC engine keeps for its lanes: free-running mod
+// 8, 0 after a reset.
 struct LaneBench {
   nnfab::rtl_test::UnitContext context;
   Vnnfab_fp_fc_lane m{&context};
