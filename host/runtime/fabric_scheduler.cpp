@@ -36,6 +36,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
   if (ticket.raiseThreadWhenNudged) ticket.task = fabric::currentTask();
   if (!ticket.queued && holder_ != &ticket) enqueue(ticket);
   dispatch();
+  bool nudged = false;  // the grant is then expected within microseconds
   if (nudge_ && holder_ != nullptr && holder_ != &ticket && yieldDue(*holder_, Clock::now())) {
     // Under the lock: the holder cannot release meanwhile, so the raise is
     // always undone by its own release().
@@ -44,6 +45,7 @@ Status FabricScheduler::acquire(Ticket& ticket) {
     }
     fabric::latency_probe::mark(fabric::latency_probe::Mark::NUDGE);
     nudge_();
+    nudged = true;
   }
   for (;;) {
     if (holder_ == &ticket) return Status::ok();
@@ -61,12 +63,30 @@ Status FabricScheduler::acquire(Ticket& ticket) {
     // after this point changes the word, and the wait returns at once.
     const uint32_t epoch = ticket.wake.epoch();
     lock.unlock();
-    ticket.wake.waitUntil(epoch, ticket.deadline);
+    if (!(nudged && grantSpin(ticket, epoch))) ticket.wake.waitUntil(epoch, ticket.deadline);
+    nudged = false;
     // The grant is final until this thread releases: no need for the
     // lock (or to wait for whoever holds it) to see it.
     if (ticket.granted.load(std::memory_order_acquire)) return Status::ok();
     lock.lock();
   }
+}
+
+bool FabricScheduler::grantSpin(const Ticket& ticket, uint32_t epoch) {
+  const uint32_t left = grantSpinSkip_.load(std::memory_order_relaxed);
+  if (left != 0) {
+    grantSpinSkip_.store(left - 1, std::memory_order_relaxed);
+    return false;
+  }
+  std::chrono::nanoseconds spin = kGrantSpin;
+  if (ticket.deadline) spin = std::min<std::chrono::nanoseconds>(spin, *ticket.deadline - Clock::now());
+  if (ticket.wake.spinFor(epoch, spin)) {
+    grantsSeenSpinning_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  grantSpinsRanOut_.fetch_add(1, std::memory_order_relaxed);
+  grantSpinSkip_.store(kGrantSpinBackoff, std::memory_order_relaxed);
+  return false;
 }
 
 bool FabricScheduler::shouldYield(const Ticket& ticket) {
@@ -114,7 +134,10 @@ void FabricScheduler::release(Ticket& ticket, bool park) {
 
 FabricScheduler::Stats FabricScheduler::stats() const {
   std::lock_guard<fabric::PiMutex> lock(mutex_);
-  return stats_;
+  Stats stats = stats_;
+  stats.grantsSeenSpinning = grantsSeenSpinning_.load(std::memory_order_relaxed);
+  stats.grantSpinsRanOut = grantSpinsRanOut_.load(std::memory_order_relaxed);
+  return stats;
 }
 
 size_t FabricScheduler::waitingSteps() const {

@@ -82,6 +82,10 @@ class FabricScheduler {
     uint64_t grants = 0;
     uint64_t preemptions = 0;  // a higher-priority step of the same client took over
     uint64_t turnEnds = 0;     // the quantum passed while another client waited
+    // Waits after a nudge watched on the CPU (kGrantSpin): the grant came
+    // meanwhile, or the watch ran out and the step slept.
+    uint64_t grantsSeenSpinning = 0;
+    uint64_t grantSpinsRanOut = 0;
   };
 
   explicit FabricScheduler(SchedulerOptions options = {}) : options_(options) {}
@@ -131,6 +135,9 @@ class FabricScheduler {
   void dispatch();               // with mutex_ held: grants the core if it is free
   void grant(Ticket& ticket);    // with mutex_ held
   bool yieldDue(const Ticket& holder, Clock::time_point now) const;  // with mutex_ held
+  // After a nudge, the waiter watches its word on the CPU for the grant
+  // before sleeping (without mutex_): true when the word moved on.
+  bool grantSpin(const Ticket& ticket, uint32_t epoch);
 
   const SchedulerOptions options_;
   std::function<void()> nudge_;
@@ -143,6 +150,18 @@ class FabricScheduler {
   Clock::time_point turnStart_{};
   uint64_t nextSeq_ = 0;
   Stats stats_;
+  // A nudged holder stops at its next instruction boundary and releases;
+  // the grant then follows within tens of microseconds. Asleep, the waiter
+  // would be woken through the hypervisor on an idle virtual machine (tens
+  // of microseconds more, fabric/wake_word.h), so it watches for the grant
+  // on the CPU first, for at most kGrantSpin. A spin that ran out (a loaded
+  // machine: the holder's thread did not get a CPU in time) turns the
+  // spin off for the next kGrantSpinBackoff nudges.
+  static constexpr std::chrono::microseconds kGrantSpin{200};
+  static constexpr uint32_t kGrantSpinBackoff = 16;
+  std::atomic<uint32_t> grantSpinSkip_{0};
+  std::atomic<uint64_t> grantsSeenSpinning_{0};
+  std::atomic<uint64_t> grantSpinsRanOut_{0};
 };
 
 }  // namespace nnfab::runtime

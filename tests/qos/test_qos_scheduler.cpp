@@ -119,6 +119,46 @@ TEST(QosScheduler, AStepTheHolderMustYieldToNudgesAtOnce) {
   scheduler.release(other, false);
 }
 
+// Issue 15: after nudging the holder, the arriving step watches for its
+// grant on the CPU (at most 200 us) before it sleeps; a watch that ran out
+// turns watching off for the next 16 nudges. A release 50 ms after the
+// nudge always outlasts the watch; one at once is seen in it on an idle
+// machine and may not be on a loaded one, but is counted once either way.
+TEST(QosScheduler, ANudgingStepWatchesForItsGrantAndStopsAfterAWatchRanOut) {
+  FabricScheduler scheduler(runtime::SchedulerOptions{10s});
+  std::atomic<int> nudges{0};
+  scheduler.setNudge([&] { ++nudges; });
+  auto round = [&](std::chrono::milliseconds holdAfterNudge) {
+    FabricScheduler::Ticket low(of(1, Priority::LOW));
+    ASSERT_TRUE(scheduler.acquire(low).isOk());
+    const int before = nudges.load();
+    FabricScheduler::Ticket high(of(1, Priority::HIGH));
+    Waiter waiter(scheduler, high);
+    const auto until = Clock::now() + 2s;
+    while (nudges.load() == before && Clock::now() < until) {
+    }
+    ASSERT_EQ(nudges.load(), before + 1);
+    std::this_thread::sleep_for(holdAfterNudge);
+    scheduler.release(low, false);
+    ASSERT_TRUE(waiter.done(2s));
+    EXPECT_TRUE(waiter.status().isOk());
+    scheduler.release(high, false);
+  };
+  auto watches = [&] { return scheduler.stats().grantsSeenSpinning + scheduler.stats().grantSpinsRanOut; };
+  round(50ms);
+  EXPECT_EQ(scheduler.stats().grantSpinsRanOut, 1u);
+  EXPECT_EQ(watches(), 1u);
+  for (int k = 0; k < 16; ++k) round(0ms);
+  EXPECT_EQ(watches(), 1u);  // none watched after the watch that ran out
+  round(0ms);
+  EXPECT_EQ(watches(), 2u);  // watching again, counted once whether seen or ran out
+  // A step that nudged nobody (the core was free) never watches.
+  FabricScheduler::Ticket alone(of(2, Priority::HIGH));
+  ASSERT_TRUE(scheduler.acquire(alone).isOk());
+  scheduler.release(alone, false);
+  EXPECT_EQ(watches(), 2u);
+}
+
 // Issue 15: a holder that must yield runs at real-time priority from the
 // nudge until it releases (where the process may use SCHED_FIFO), so its
 // driver sees the stop and gives the core up without waiting for a CPU; a
