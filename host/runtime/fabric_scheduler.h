@@ -82,8 +82,9 @@ class FabricScheduler {
     uint64_t grants = 0;
     uint64_t preemptions = 0;  // a higher-priority step of the same client took over
     uint64_t turnEnds = 0;     // the quantum passed while another client waited
-    // Waits after a nudge watched on the CPU (kGrantSpin): the grant came
-    // meanwhile, or the watch ran out and the step slept.
+    // Waits after a nudge watched on the CPU (kGrantSpin): the step's word
+    // moved on meanwhile (its grant, or a cancel), or the watch ran out and
+    // the step slept.
     uint64_t grantsSeenSpinning = 0;
     uint64_t grantSpinsRanOut = 0;
   };
