@@ -28,24 +28,10 @@ constexpr uint32_t kWorkerSpinBackoff = 2;
 // is about 75 us of simulation on the idle VM) is watched for on the CPU.
 constexpr std::chrono::microseconds kDoneSpin{150};
 
-// Watches `word` past `epoch` for up to `spin` unless recent spins failed;
-// true when it moved on.
-bool handOffSpin(fabric::WakeWord& word, uint32_t epoch, std::atomic<uint32_t>& skip, uint32_t backoff,
-                 std::chrono::nanoseconds spin) {
-  const uint32_t left = skip.load(std::memory_order_relaxed);
-  if (left != 0) {
-    skip.store(left - 1, std::memory_order_relaxed);
-    return false;
-  }
-  if (word.spinFor(epoch, spin)) return true;
-  skip.store(backoff, std::memory_order_relaxed);
-  return false;
-}
-
 // Waits on `word` past `epoch` (it may end early: the caller checks its
 // condition), spinning first unless recent spins failed.
-void handOffWait(fabric::WakeWord& word, uint32_t epoch, std::atomic<uint32_t>& skip, uint32_t backoff) {
-  if (handOffSpin(word, epoch, skip, backoff, kHandOffSpin)) return;
+void handOffWait(fabric::WakeWord& word, uint32_t epoch, fabric::SpinBackoff& side, uint32_t backoff) {
+  if (side.watch(word, epoch, kHandOffSpin, backoff) == fabric::SpinBackoff::Outcome::SEEN) return;
   word.waitUntil(epoch, std::nullopt);
 }
 
@@ -74,7 +60,7 @@ bool SimBackend::onWorker(Job job) {
   const uint32_t epoch = finished_.epoch();
   lock.unlock();
   wake_.wake();
-  handOffWait(finished_, epoch, callerSpinSkip_, kSpinBackoff);  // may end early: checked below
+  handOffWait(finished_, epoch, callerSpin_, kSpinBackoff);  // may end early: checked below
   lock.lock();
   fabric::waitLocked(finished_, lock, std::nullopt, [&] { return completed_ >= ticket; });
   return failure_.empty();
@@ -162,7 +148,7 @@ void SimBackend::workerLoop() {
         const uint32_t epoch = wake_.epoch();
         lock.unlock();
         finished_.wake();
-        handOffWait(wake_, epoch, workerSpinSkip_, kWorkerSpinBackoff);
+        handOffWait(wake_, epoch, workerSpin_, kWorkerSpinBackoff);
         lock.lock();
       } else {
         lock.unlock();
@@ -296,7 +282,7 @@ fabric::WaitOutcome SimBackend::waitDone(std::chrono::nanoseconds timeout) {
   if (!done_ && timeout >= kDoneSpin) {
     const uint32_t epoch = doneWake_.epoch();
     lock.unlock();
-    handOffSpin(doneWake_, epoch, doneSpinSkip_, kSpinBackoff, kDoneSpin);
+    (void)doneSpin_.watch(doneWake_, epoch, kDoneSpin, kSpinBackoff);
     lock.lock();
   }
   fabric::waitLocked(doneWake_, lock, until, [&] { return done_ || wakeups_ != wakeups; });

@@ -135,11 +135,11 @@ class SimBackend final : public fabric::HostMemoryBackend {
   mutable fabric::PiMutex mutex_;
   fabric::WakeWord wake_;      // worker: a job or shutdown
   fabric::WakeWord finished_;  // callers: their job ran
-  // Each side's count of hand-off waits left without a spin (sim_backend.cpp,
-  // handOffWait): spinning stops for a while when it did not pay.
-  std::atomic<uint32_t> callerSpinSkip_{0};
-  std::atomic<uint32_t> workerSpinSkip_{0};
-  std::atomic<uint32_t> doneSpinSkip_{0};
+  // Each side's watch before its hand-off waits (sim_backend.cpp,
+  // handOffWait): watching stops for a while when it did not pay.
+  fabric::SpinBackoff callerSpin_;
+  fabric::SpinBackoff workerSpin_;
+  fabric::SpinBackoff doneSpin_;
   fabric::WakeWord doneWake_;    // waitDone
   std::deque<std::pair<uint64_t, Job>> jobs_;
   uint64_t posted_ = 0;

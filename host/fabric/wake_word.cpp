@@ -44,6 +44,18 @@ bool WakeWord::spinFor(uint32_t epoch, std::chrono::nanoseconds spin) const {
   return word_.load() != epoch;
 }
 
+SpinBackoff::Outcome SpinBackoff::watch(const WakeWord& word, uint32_t epoch, std::chrono::nanoseconds spin,
+                                        uint32_t backoff) {
+  const uint32_t left = skip_.load(std::memory_order_relaxed);
+  if (left != 0) {
+    skip_.store(left - 1, std::memory_order_relaxed);
+    return Outcome::SKIPPED;
+  }
+  if (word.spinFor(epoch, spin)) return Outcome::SEEN;
+  skip_.store(backoff, std::memory_order_relaxed);
+  return Outcome::RAN_OUT;
+}
+
 bool WakeWord::waitUntil(uint32_t epoch, std::optional<std::chrono::steady_clock::time_point> until) {
   timespec at{};
   if (until) {

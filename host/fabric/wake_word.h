@@ -56,6 +56,24 @@ class WakeWord {
   std::atomic<uint32_t> waiters_{0};
 };
 
+// A watch on the CPU before a sleep (WakeWord::spinFor) that stops
+// watching for a while once a watch ran out: on a loaded machine the other
+// thread does not get a CPU in time, and watching only burns the CPU it
+// needs. One per waiting side; safe to share between threads (a skip
+// counted twice or not at all only shortens or lengthens the pause).
+class SpinBackoff {
+ public:
+  enum class Outcome { SKIPPED, SEEN, RAN_OUT };
+  // SKIPPED while the pause after a watch that ran out lasts (one wait of
+  // `backoff` fewer each call); otherwise watches `word` past `epoch` for up
+  // to `spin`: SEEN when it moved on, RAN_OUT (and a pause of `backoff`
+  // waits begins) when it did not.
+  Outcome watch(const WakeWord& word, uint32_t epoch, std::chrono::nanoseconds spin, uint32_t backoff);
+
+ private:
+  std::atomic<uint32_t> skip_{0};
+};
+
 }  // namespace nnfab::fabric
 
 namespace nnfab::fabric {

@@ -73,19 +73,13 @@ Status FabricScheduler::acquire(Ticket& ticket) {
 }
 
 bool FabricScheduler::grantSpin(const Ticket& ticket, uint32_t epoch) {
-  const uint32_t left = grantSpinSkip_.load(std::memory_order_relaxed);
-  if (left != 0) {
-    grantSpinSkip_.store(left - 1, std::memory_order_relaxed);
-    return false;
-  }
   std::chrono::nanoseconds spin = kGrantSpin;
   if (ticket.deadline) spin = std::min<std::chrono::nanoseconds>(spin, *ticket.deadline - Clock::now());
-  if (ticket.wake.spinFor(epoch, spin)) {
-    grantsSeenSpinning_.fetch_add(1, std::memory_order_relaxed);
-    return true;
+  switch (grantWatch_.watch(ticket.wake, epoch, spin, kGrantSpinBackoff)) {
+    case fabric::SpinBackoff::Outcome::SEEN: grantsSeenSpinning_.fetch_add(1, std::memory_order_relaxed); return true;
+    case fabric::SpinBackoff::Outcome::RAN_OUT: grantSpinsRanOut_.fetch_add(1, std::memory_order_relaxed); return false;
+    case fabric::SpinBackoff::Outcome::SKIPPED: return false;
   }
-  grantSpinsRanOut_.fetch_add(1, std::memory_order_relaxed);
-  grantSpinSkip_.store(kGrantSpinBackoff, std::memory_order_relaxed);
   return false;
 }
 

@@ -160,7 +160,7 @@ class FabricScheduler {
   // spin off for the next kGrantSpinBackoff nudges.
   static constexpr std::chrono::microseconds kGrantSpin{200};
   static constexpr uint32_t kGrantSpinBackoff = 16;
-  std::atomic<uint32_t> grantSpinSkip_{0};
+  fabric::SpinBackoff grantWatch_;
   std::atomic<uint64_t> grantsSeenSpinning_{0};
   std::atomic<uint64_t> grantSpinsRanOut_{0};
 };
